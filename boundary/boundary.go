@@ -1,0 +1,409 @@
+// Package boundary is the only code in practice-notes that touches the file
+// system. It hands out the text of notes stored under one root directory and
+// guarantees that:
+//
+//   - every open is confined to the root by [os.Root], so no name, symbolic
+//     link or concurrent rename can make it read a file outside the root;
+//   - a name is refused before any system call when it is empty, absolute,
+//     has a drive letter, or contains "..", a backslash or a NUL byte;
+//   - a symbolic link is never followed, even one pointing inside the root;
+//   - only regular files with exactly one hard link and at most [MaxFileSize]
+//     bytes of valid UTF-8 without NUL bytes are returned, and this is
+//     checked on the opened file, so a file swapped for a link, a FIFO or a
+//     larger file between listing and opening is caught;
+//   - opens never block (a FIFO cannot stall a read) and a read never takes
+//     more than [MaxFileSize] bytes, even from a file that is growing;
+//   - nothing is ever written, created, renamed or removed: every open is
+//     read-only.
+//
+// Errors never carry an absolute path or an operating-system message: they
+// name the file relative to the root and give one of the reasons below, which
+// callers match with [errors.Is].
+//
+// What it does not guarantee: a directory on the way to a note is resolved by
+// [os.Root], which follows a symbolic link that stays inside the root if one
+// is swapped in while a read is in progress. Such a race can at worst return
+// another note from inside the root; it can never leave it.
+package boundary
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// Limits of one walk and one read.
+const (
+	// MaxFileSize is the largest note, in bytes, that is ever read.
+	MaxFileSize = 102400
+	// MaxDepth is how many directories below the root a walk descends.
+	MaxDepth = 16
+	// MaxEntries is how many directory entries one walk examines before it
+	// stops; it bounds the cost of one call however large the tree is.
+	MaxEntries = 50000
+)
+
+// Reasons a file is refused. Each is the text shown to a client.
+var (
+	ErrInvalidName = errors.New("not a relative path inside the root")
+	ErrNotFound    = errors.New("no such note")
+	ErrSymlink     = errors.New("symbolic link (not followed)")
+	ErrHardLinks   = errors.New("has other hard links")
+	ErrTooLarge    = errors.New("larger than the 100 KiB file limit")
+	ErrNotRegular  = errors.New("not a regular file")
+	ErrNotText     = errors.New("not text (invalid UTF-8 or NUL bytes)")
+	ErrNotNote     = errors.New("not a note (only .md, .markdown and .txt files are read)")
+	ErrUnreadable  = errors.New("could not be read")
+)
+
+// Error reports why one file was refused. Its message holds only the name
+// relative to the root and the reason; the underlying operating-system error
+// is kept for [errors.Is] and [errors.As] but never printed, because it may
+// carry an absolute path.
+type Error struct {
+	Name   string // slash-separated, relative to the root; may be invalid input
+	Reason error  // one of the Err* values of this package
+	cause  error
+}
+
+func (e *Error) Error() string {
+	return fmt.Sprintf("%q: %v", e.Name, e.Reason)
+}
+
+func (e *Error) Unwrap() []error {
+	if e.cause == nil {
+		return []error{e.Reason}
+	}
+	return []error{e.Reason, e.cause}
+}
+
+func refuse(name string, reason, cause error) error {
+	return &Error{Name: name, Reason: reason, cause: cause}
+}
+
+// Root is an open notes directory. Its methods are safe for concurrent use.
+type Root struct {
+	dir  string
+	root *os.Root
+}
+
+// Open opens dir, made absolute once here, as a notes root. It fails when dir
+// is missing, is not a directory or cannot be read.
+func Open(dir string) (*Root, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	info, err := os.Stat(abs)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%s does not exist", abs)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", abs)
+	}
+	r, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
+	}
+	// Listing the root proves it is readable now, not at the first call.
+	f, err := r.OpenFile(".", openFlags, 0)
+	if err == nil {
+		_, err = f.ReadDir(1)
+		f.Close()
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		r.Close()
+		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
+	}
+	return &Root{dir: abs, root: r}, nil
+}
+
+// bare strips the path from a *fs.PathError, which the caller already names.
+func bare(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+// Dir returns the absolute path of the root. It is for the operator's own
+// messages; nothing sent to a client should contain it.
+func (r *Root) Dir() string { return r.dir }
+
+// Close releases the root's directory handle.
+func (r *Root) Close() error { return r.root.Close() }
+
+// CheckName reports whether name is acceptable as a note name: a non-empty,
+// slash-separated path relative to the root with no "." or ".." element,
+// backslash, NUL byte, drive letter or empty element, ending in a note
+// extension. It does not touch the file system.
+func CheckName(name string) error {
+	if name == "" || strings.ContainsAny(name, "\\\x00") ||
+		strings.HasPrefix(name, "/") || hasDriveLetter(name) {
+		return refuse(name, ErrInvalidName, nil)
+	}
+	for _, elem := range strings.Split(name, "/") {
+		if elem == "" || elem == "." || elem == ".." {
+			return refuse(name, ErrInvalidName, nil)
+		}
+	}
+	if !filepath.IsLocal(filepath.FromSlash(name)) {
+		return refuse(name, ErrInvalidName, nil)
+	}
+	if !IsNoteName(name) {
+		return refuse(name, ErrNotNote, nil)
+	}
+	return nil
+}
+
+func hasDriveLetter(name string) bool {
+	return len(name) >= 2 && name[1] == ':' &&
+		('a' <= name[0]|0x20 && name[0]|0x20 <= 'z')
+}
+
+// IsNoteName reports whether name has one of the note extensions.
+func IsNoteName(name string) bool {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".md", ".markdown", ".txt":
+		return true
+	}
+	return false
+}
+
+// ReadFile returns the contents of the note called name, a slash-separated
+// path relative to the root. A refusal is an [*Error].
+func (r *Root) ReadFile(ctx context.Context, name string) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := CheckName(name); err != nil {
+		return nil, err
+	}
+	native := filepath.FromSlash(name)
+	// Directories on the way must be real directories, not links.
+	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
+		info, err := r.root.Lstat(filepath.FromSlash(dir))
+		if err != nil {
+			return nil, refuse(name, classify(err), err)
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			return nil, refuse(name, ErrSymlink, nil)
+		}
+	}
+	return r.readFile(name, native)
+}
+
+// readFile opens native without blocking and checks the opened file itself,
+// so what is read is what was checked.
+func (r *Root) readFile(name, native string) ([]byte, error) {
+	linfo, err := r.root.Lstat(native)
+	if err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
+	if err := checkInfo(linfo); err != nil {
+		return nil, refuse(name, err, nil)
+	}
+	f, err := r.root.OpenFile(native, openFlags, 0)
+	if err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, refuse(name, ErrUnreadable, err)
+	}
+	if err := checkInfo(info); err != nil {
+		return nil, refuse(name, err, nil)
+	}
+	// The name may have become a link to this file since the Lstat above
+	// (os.Root follows links that stay inside the root); only the very file
+	// that was seen as a regular file at that name is accepted.
+	if !os.SameFile(info, linfo) {
+		return nil, refuse(name, ErrSymlink, nil)
+	}
+	buf := make([]byte, info.Size()+1)
+	n, err := io.ReadFull(io.LimitReader(f, MaxFileSize+1), buf[:min(len(buf), MaxFileSize+1)])
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return nil, refuse(name, ErrUnreadable, err)
+	}
+	if n == len(buf) && n <= MaxFileSize {
+		// The file grew after Stat; read on, still within the limit.
+		rest, err := io.ReadAll(io.LimitReader(f, int64(MaxFileSize+1-n)))
+		if err != nil {
+			return nil, refuse(name, ErrUnreadable, err)
+		}
+		buf = append(buf[:n], rest...)
+		n = len(buf)
+	}
+	if n > MaxFileSize {
+		return nil, refuse(name, ErrTooLarge, nil)
+	}
+	data := buf[:n]
+	if !IsText(data) {
+		return nil, refuse(name, ErrNotText, nil)
+	}
+	return data, nil
+}
+
+// checkInfo applies the file rules to one stat result.
+func checkInfo(info fs.FileInfo) error {
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return ErrSymlink
+	case !info.Mode().IsRegular():
+		return ErrNotRegular
+	case info.Size() > MaxFileSize:
+		return ErrTooLarge
+	case linkCount(info) > 1:
+		return ErrHardLinks
+	}
+	return nil
+}
+
+// classify maps an operating-system error to a reason.
+func classify(err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return ErrNotFound
+	case isLinkErr(err):
+		return ErrSymlink
+	case strings.Contains(err.Error(), "path escapes from parent"):
+		return ErrSymlink
+	}
+	return ErrUnreadable
+}
+
+// IsText reports whether data is valid UTF-8 without NUL bytes.
+func IsText(data []byte) bool {
+	for _, b := range data {
+		if b == 0 {
+			return false
+		}
+	}
+	return utf8.Valid(data)
+}
+
+// Skipped is a file a walk or a read did not return, with the reason.
+type Skipped struct {
+	Name   string // slash-separated, relative to the root
+	Reason error  // one of the Err* values of this package
+}
+
+// Listing is the result of [Root.Walk].
+type Listing struct {
+	// Notes are the candidate note names in byte order of their
+	// slash-separated paths. Each is still checked again when read.
+	Notes []string
+	// Skipped are the entries seen but not listed, in byte order.
+	Skipped []Skipped
+	// Incomplete is set when the walk stopped at MaxEntries or MaxDepth.
+	Incomplete bool
+}
+
+// Walk lists the notes under the root: files ending in .md, .markdown or
+// .txt, in directories up to [MaxDepth] deep, examining at most
+// [MaxEntries] entries. Names starting with "." are ignored, as are files
+// with other extensions. Symbolic links, and note-named entries that are not
+// regular files, are reported in Skipped; directories behind links are never
+// entered.
+func (r *Root) Walk(ctx context.Context) (*Listing, error) {
+	w := &walker{root: r.root, listing: &Listing{Notes: []string{}}}
+	if err := w.dir(ctx, ".", 0); err != nil {
+		return nil, err
+	}
+	sort.Strings(w.listing.Notes)
+	sort.Slice(w.listing.Skipped, func(i, j int) bool {
+		return w.listing.Skipped[i].Name < w.listing.Skipped[j].Name
+	})
+	return w.listing, nil
+}
+
+type walker struct {
+	root    *os.Root
+	seen    int
+	listing *Listing
+}
+
+func (w *walker) dir(ctx context.Context, dir string, depth int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	f, err := w.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
+	if err != nil {
+		if dir == "." {
+			return fmt.Errorf("listing the root: %w", ErrUnreadable)
+		}
+		w.skip(dir, ErrUnreadable)
+		return nil
+	}
+	defer f.Close()
+	for {
+		budget := MaxEntries - w.seen
+		if budget <= 0 {
+			w.listing.Incomplete = true
+			return nil
+		}
+		entries, err := f.ReadDir(min(budget, 1000))
+		w.seen += len(entries)
+		for _, e := range entries {
+			w.entry(ctx, dir, e, depth)
+		}
+		if errors.Is(err, io.EOF) || (err == nil && len(entries) == 0) {
+			return nil
+		}
+		if err != nil {
+			if dir == "." {
+				return fmt.Errorf("listing the root: %w", ErrUnreadable)
+			}
+			w.skip(dir, ErrUnreadable)
+			return nil
+		}
+	}
+}
+
+func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int) {
+	name := e.Name()
+	if strings.HasPrefix(name, ".") {
+		return
+	}
+	rel := name
+	if dir != "." {
+		rel = dir + "/" + name
+	}
+	switch t := e.Type(); {
+	case t&fs.ModeSymlink != 0:
+		w.skip(rel, ErrSymlink)
+	case t.IsDir():
+		if depth+1 > MaxDepth {
+			w.listing.Incomplete = true
+			return
+		}
+		w.dir(ctx, rel, depth+1)
+	case !IsNoteName(name):
+		// Not a note; not worth reporting.
+	case t.IsRegular():
+		if CheckName(rel) != nil {
+			w.skip(rel, ErrInvalidName)
+			return
+		}
+		w.listing.Notes = append(w.listing.Notes, rel)
+	default:
+		w.skip(rel, ErrNotRegular)
+	}
+}
+
+func (w *walker) skip(name string, reason error) {
+	w.listing.Skipped = append(w.listing.Skipped, Skipped{Name: name, Reason: reason})
+}

@@ -1,0 +1,128 @@
+// Command practice-notes is a read-only MCP server that searches a folder of
+// workshop practice notes, and a small client for trying it.
+//
+// Usage:
+//
+//	practice-notes serve  [-root DIR] [-log-level LEVEL]  serve MCP on stdin/stdout
+//	practice-notes search [-root DIR] [-json] QUERY      search through a server
+//	practice-notes tools  [-root DIR]                    list the server's tools
+//
+// The notes folder is -root, else $PRACTICE_NOTES_ROOT, else ./practice-data.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"practice-notes/boundary"
+)
+
+const usage = `practice-notes searches a folder of workshop practice notes over MCP.
+
+Usage:
+  practice-notes serve  [-root DIR] [-log-level debug|info|warn|error]
+        Serve MCP on stdin/stdout until stdin closes. Desktop clients run this.
+  practice-notes search [-root DIR] [-json] QUERY
+        Start a server, call search_notes with QUERY and print the passages.
+  practice-notes tools  [-root DIR]
+        Start a server and print its tools with their schemas.
+
+The notes folder is -root, else $PRACTICE_NOTES_ROOT, else ./practice-data.
+`
+
+// errUsage marks a command-line mistake; the usage has been printed.
+var errUsage = errors.New("usage")
+
+// errReported marks a failure whose explanation is already on stderr.
+var errReported = errors.New("reported")
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	switch {
+	case err == nil:
+	case errors.Is(err, errUsage):
+		os.Exit(2)
+	case errors.Is(err, errReported):
+		os.Exit(1)
+	default:
+		fmt.Fprintf(os.Stderr, "practice-notes: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errUsage
+	}
+	switch cmd, args := args[0], args[1:]; cmd {
+	case "serve":
+		return serveCmd(ctx, args, stderr)
+	case "search":
+		return searchCmd(ctx, args, stdout, stderr)
+	case "tools":
+		return toolsCmd(ctx, args, stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		fmt.Fprintf(stderr, "practice-notes: unknown command %q\n\n%s", cmd, usage)
+		return errUsage
+	}
+}
+
+// newFlags returns a flag set for cmd that reports errors on stderr.
+func newFlags(cmd string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("practice-notes "+cmd, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}
+
+// parseFlags parses args, turning flag errors into errUsage.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errUsage
+		}
+		return errUsage
+	}
+	return nil
+}
+
+// rootDir picks the notes folder: the flag, else the environment, else
+// ./practice-data.
+func rootDir(flagValue string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if env := os.Getenv("PRACTICE_NOTES_ROOT"); env != "" {
+		return env
+	}
+	return "practice-data"
+}
+
+// openRoot opens the notes folder or explains on stderr, in one line, why
+// it cannot.
+func openRoot(flagValue string, stderr io.Writer) (*boundary.Root, error) {
+	root, err := boundary.Open(rootDir(flagValue))
+	if err != nil {
+		fmt.Fprintf(stderr, "practice-notes: notes folder: %v\n", err)
+		return nil, errReported
+	}
+	return root, nil
+}
+
+func parseLevel(s string) (slog.Level, error) {
+	var l slog.Level
+	err := l.UnmarshalText([]byte(s))
+	return l, err
+}

@@ -1,0 +1,316 @@
+package search
+
+import (
+	"bytes"
+	"unicode/utf8"
+)
+
+// MaxPassage is the longest passage returned, in bytes. A longer paragraph
+// is cut to a window around the match.
+const MaxPassage = 1000
+
+// Passage is one paragraph of a text that holds a match. Start and End are
+// byte offsets into the text, so the passage is always text[Start:End].
+type Passage struct {
+	Start, End int
+	Line       int    // 1-based line where the (first) match starts
+	NoteID     string // see noteID; "" when there is none
+	Clipped    bool   // the paragraph was longer than MaxPassage
+}
+
+// Find returns the first max passages of text that contain q, in order, and
+// whether more passages matched. A paragraph is a maximal run of non-blank
+// lines, and a Markdown heading line is a paragraph of its own; each
+// paragraph yields at most one passage however many matches it holds, and a
+// match never extends beyond its paragraph.
+func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
+	var (
+		lines lineCounter
+		ids   = idScanner{id: frontMatterID(text)}
+	)
+	for i := q.next(text, 0); i >= 0; i = q.next(text, i+1) {
+		end, ok := q.matchAt(text, i)
+		if !ok {
+			continue
+		}
+		ps, pe := paragraph(text, i)
+		if end > pe {
+			continue // the match runs into the next paragraph
+		}
+		if len(passages) == max {
+			return passages, true
+		}
+		p := Passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: ids.at(text, ps)}
+		if pe-ps > MaxPassage {
+			p.Start, p.End = window(text, ps, pe, i, end)
+			p.Clipped = true
+		}
+		passages = append(passages, p)
+		i = pe // one passage per paragraph
+	}
+	return passages, false
+}
+
+// next returns the first offset at or after from where a rune that folds to
+// the query's first rune may start, or -1.
+func (q *Query) next(text []byte, from int) int {
+	for i := from; i < len(text); i++ {
+		if q.first[text[i]] {
+			return i
+		}
+	}
+	return -1
+}
+
+// matchAt reports whether q matches text starting at offset i, and where the
+// match ends. Runes compare under simple case folding; each gap between the
+// query's words matches a run of spaces and tabs holding at most one line
+// break.
+func (q *Query) matchAt(text []byte, i int) (end int, ok bool) {
+	j := i
+	for wi, w := range q.words {
+		if wi > 0 {
+			k, breaks := j, 0
+			for k < len(text) {
+				switch c := text[k]; {
+				case c == ' ' || c == '\t':
+					k++
+					continue
+				case c == '\n':
+					breaks++
+					k++
+					continue
+				case c == '\r' && k+1 < len(text) && text[k+1] == '\n':
+					breaks++
+					k += 2
+					continue
+				}
+				break
+			}
+			if k == j || breaks > 1 {
+				return 0, false
+			}
+			j = k
+		}
+		for _, want := range w {
+			if j >= len(text) {
+				return 0, false
+			}
+			r, size := rune(text[j]), 1
+			if r >= utf8.RuneSelf {
+				r, size = utf8.DecodeRune(text[j:])
+			}
+			if fold(r) != want {
+				return 0, false
+			}
+			j += size
+		}
+	}
+	return j, true
+}
+
+// paragraph returns the bounds of the paragraph holding offset i, without
+// its final line break.
+func paragraph(text []byte, i int) (start, end int) {
+	ls := lineStart(text, i)
+	start, end = ls, lineEnd(text, ls)
+	if isHeading(text[start:end]) {
+		return start, end
+	}
+	for start > 0 {
+		prev := lineStart(text, start-1)
+		line := text[prev:lineEnd(text, prev)]
+		if isBlank(line) || isHeading(line) {
+			break
+		}
+		start = prev
+	}
+	for end < len(text) {
+		next := end + 1
+		if text[end] == '\r' {
+			next++ // lineEnd stopped before "\r\n"
+		}
+		if next > len(text) {
+			break
+		}
+		ne := lineEnd(text, next)
+		line := text[next:ne]
+		if next == len(text) || isBlank(line) || isHeading(line) {
+			break
+		}
+		end = ne
+	}
+	return start, end
+}
+
+// lineStart returns the offset of the start of the line holding offset i.
+func lineStart(text []byte, i int) int {
+	return bytes.LastIndexByte(text[:i], '\n') + 1
+}
+
+// lineEnd returns the offset of the end of the line starting at ls, before
+// its "\n" or "\r\n".
+func lineEnd(text []byte, ls int) int {
+	e := bytes.IndexByte(text[ls:], '\n')
+	if e < 0 {
+		return len(text)
+	}
+	e += ls
+	if e > ls && text[e-1] == '\r' {
+		e--
+	}
+	return e
+}
+
+func isBlank(line []byte) bool {
+	for _, c := range line {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// isHeading reports whether line is a Markdown ATX heading: up to three
+// spaces, one to six '#', then a space, a tab or the end of the line.
+func isHeading(line []byte) bool {
+	_, ok := headingText(line)
+	return ok
+}
+
+func headingText(line []byte) ([]byte, bool) {
+	i := 0
+	for i < 3 && i < len(line) && line[i] == ' ' {
+		i++
+	}
+	n := 0
+	for i < len(line) && line[i] == '#' {
+		i++
+		n++
+	}
+	if n == 0 || n > 6 {
+		return nil, false
+	}
+	if i < len(line) && line[i] != ' ' && line[i] != '\t' {
+		return nil, false
+	}
+	return bytes.TrimLeft(line[i:], " \t"), true
+}
+
+// window cuts a paragraph [ps, pe) longer than MaxPassage down to at most
+// MaxPassage bytes around the match [ms, me), on UTF-8 boundaries. A match
+// longer than the window keeps its start.
+func window(text []byte, ps, pe, ms, me int) (start, end int) {
+	room := max(0, MaxPassage-(me-ms))
+	start = max(ps, ms-room/2)
+	end = min(pe, start+MaxPassage)
+	start = max(ps, end-MaxPassage)
+	for !utf8.RuneStart(text[start]) {
+		start++ // never past ms, which starts a rune
+	}
+	for end < len(text) && !utf8.RuneStart(text[end]) {
+		end--
+	}
+	return start, end
+}
+
+// lineCounter turns increasing offsets into 1-based line numbers, counting
+// each line break once.
+type lineCounter struct{ off, line int }
+
+func (c *lineCounter) at(text []byte, i int) int {
+	if c.line == 0 {
+		c.line = 1
+	}
+	c.line += bytes.Count(text[c.off:i], []byte{'\n'})
+	c.off = i
+	return c.line
+}
+
+// idScanner tracks the note ID in force at increasing offsets. The ID of a
+// passage is that of the nearest heading at or above it whose text starts
+// with an ID token; without one it is the front matter's "id:".
+type idScanner struct {
+	off int
+	id  string
+}
+
+func (s *idScanner) at(text []byte, ps int) string {
+	// s.off is the first line not yet scanned; scan up to and including the
+	// passage's own first line.
+	for s.off <= ps && s.off < len(text) {
+		le := lineEnd(text, s.off)
+		if h, ok := headingText(text[s.off:le]); ok {
+			if id := idToken(h); id != "" {
+				s.id = id
+			}
+		}
+		nl := bytes.IndexByte(text[s.off:], '\n')
+		if nl < 0 {
+			s.off = len(text)
+			break
+		}
+		s.off += nl + 1
+	}
+	return s.id
+}
+
+// idToken returns the ID that h starts with, or "". An ID is one or more
+// ASCII capital letters, an optional '-', and one or more digits (N2, ADR-7),
+// followed by the end of the text or a character that is not a letter or
+// digit.
+func idToken(h []byte) string {
+	i := 0
+	for i < len(h) && 'A' <= h[i] && h[i] <= 'Z' {
+		i++
+	}
+	if i == 0 {
+		return ""
+	}
+	if i < len(h) && h[i] == '-' {
+		i++
+	}
+	d := i
+	for i < len(h) && '0' <= h[i] && h[i] <= '9' {
+		i++
+	}
+	if i == d {
+		return ""
+	}
+	if i < len(h) {
+		r, _ := utf8.DecodeRune(h[i:])
+		if r == '_' || isAlnum(r) {
+			return ""
+		}
+	}
+	return string(h[:i])
+}
+
+func isAlnum(r rune) bool {
+	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
+}
+
+// frontMatterID returns the "id:" value of a YAML front matter block at the
+// very start of text (a "---" line, key lines, a "---" or "..." line), or "".
+func frontMatterID(text []byte) string {
+	if !bytes.HasPrefix(text, []byte("---\n")) && !bytes.HasPrefix(text, []byte("---\r\n")) {
+		return ""
+	}
+	id := ""
+	for ls := bytes.IndexByte(text, '\n') + 1; ls < len(text); {
+		le := lineEnd(text, ls)
+		line := text[ls:le]
+		if string(line) == "---" || string(line) == "..." {
+			return id
+		}
+		if v, ok := bytes.CutPrefix(line, []byte("id:")); ok && id == "" {
+			id = string(bytes.Trim(bytes.TrimSpace(v), `"'`))
+		}
+		nl := bytes.IndexByte(text[ls:], '\n')
+		if nl < 0 {
+			break
+		}
+		ls += nl + 1
+	}
+	return "" // no closing line: not front matter
+}

@@ -1,0 +1,147 @@
+// Package search runs a phrase query over the notes a [boundary.Root] hands
+// it. It guarantees that:
+//
+//   - every passage is a byte-for-byte copy of text from a note: a whole
+//     paragraph, or a window of at most [MaxPassage] bytes around the match
+//     cut on UTF-8 boundaries and marked as clipped; nothing is generated,
+//     summarised or rewritten;
+//   - matching is literal (no patterns) and case-insensitive under Unicode
+//     simple case folding, and each gap between the query's words matches
+//     spaces and tabs holding at most one line break, so a phrase wrapped
+//     inside a paragraph is found but a match never crosses a blank line;
+//   - results are ordered by file (byte order of the slash-separated path)
+//     then position, hold at most [MaxMatches] passages and say when more
+//     matched;
+//   - a call reads every note afresh, stops between files when its context
+//     is cancelled, and gives up after [Timeout];
+//   - file names in results are relative to the root, and a file that was
+//     not searched is reported by name and reason only.
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"practice-notes/boundary"
+)
+
+// Limits of one call.
+const (
+	MaxMatches = 10
+	MaxSkipped = 20
+	Timeout    = 10 * time.Second
+)
+
+// Match is one passage in a [Result].
+type Match struct {
+	File    string `json:"file"`
+	NoteID  string `json:"note_id,omitempty"`
+	Line    int    `json:"line"`
+	Passage string `json:"passage"`
+	Clipped bool   `json:"clipped"`
+}
+
+// Skipped is a file that was not searched.
+type Skipped struct {
+	File   string `json:"file"`
+	Reason string `json:"reason"`
+}
+
+// Result is the answer to one query; it is what the search_notes tool
+// returns as structured content.
+type Result struct {
+	Query     string    `json:"query"`
+	Matches   []Match   `json:"matches"`
+	Truncated bool      `json:"truncated"`
+	Message   string    `json:"message"`
+	Skipped   []Skipped `json:"skipped"`
+}
+
+// ErrTimeout is returned when a call runs past [Timeout].
+var ErrTimeout = fmt.Errorf("search took longer than %v and was stopped", Timeout)
+
+// Run searches the notes under root for q.
+func Run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	res, err := run(ctx, root, q)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, ErrTimeout
+	}
+	return res, err
+}
+
+func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
+	listing, err := root.Walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Query: q.String(), Matches: []Match{}, Skipped: []Skipped{}}
+	var skipped []boundary.Skipped
+	skipped = append(skipped, listing.Skipped...)
+	for _, name := range listing.Notes {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		text, err := root.ReadFile(ctx, name)
+		if err != nil {
+			var be *boundary.Error
+			if !errors.As(err, &be) {
+				return nil, err
+			}
+			skipped = append(skipped, boundary.Skipped{Name: name, Reason: be.Reason})
+			continue
+		}
+		passages, more := Find(text, q, MaxMatches-len(res.Matches))
+		for _, p := range passages {
+			res.Matches = append(res.Matches, Match{
+				File:    name,
+				NoteID:  p.NoteID,
+				Line:    p.Line,
+				Passage: string(text[p.Start:p.End]),
+				Clipped: p.Clipped,
+			})
+		}
+		if more {
+			res.Truncated = true
+			break
+		}
+	}
+	sortSkipped(skipped)
+	for _, s := range skipped[:min(len(skipped), MaxSkipped)] {
+		res.Skipped = append(res.Skipped, Skipped{File: s.Name, Reason: s.Reason.Error()})
+	}
+	res.Message = message(res, len(skipped), listing.Incomplete)
+	return res, nil
+}
+
+func sortSkipped(s []boundary.Skipped) {
+	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
+}
+
+func message(res *Result, skipped int, incomplete bool) string {
+	var m string
+	switch n := len(res.Matches); {
+	case n == 0:
+		m = fmt.Sprintf("No notes matched %q.", res.Query)
+	case res.Truncated:
+		m = fmt.Sprintf("Showing the first %d passages that matched %q; more matched.", n, res.Query)
+	case n == 1:
+		m = fmt.Sprintf("1 passage matched %q.", res.Query)
+	default:
+		m = fmt.Sprintf("%d passages matched %q.", n, res.Query)
+	}
+	switch {
+	case skipped == 1:
+		m += " 1 file was not searched; see skipped."
+	case skipped > 1:
+		m += fmt.Sprintf(" %d files were not searched; see skipped.", skipped)
+	}
+	if incomplete {
+		m += fmt.Sprintf(" The folder is larger than the walk limits (%d entries, %d levels deep); some files were not searched.", boundary.MaxEntries, boundary.MaxDepth)
+	}
+	return m
+}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// serveCmd serves MCP over stdin and stdout until stdin closes. Only the
+// SDK's transport writes to stdout; everything else goes to stderr.
+func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
+	fs := newFlags("serve", stderr)
+	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+	levelFlag := fs.String("log-level", "info", "stderr log `level`: debug, info, warn or error")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "practice-notes serve: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	level, err := parseLevel(*levelFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "practice-notes serve: -log-level %q: use debug, info, warn or error\n", *levelFlag)
+		return errUsage
+	}
+	root, err := openRoot(*rootFlag, stderr)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if isTerminal(os.Stdin) {
+		fmt.Fprintln(stderr, "practice-notes: waiting for an MCP client on stdin (press Ctrl-D to stop); to try a search, run: practice-notes search sign-in")
+	}
+	log.Debug("serving", "root", root.Dir(), "version", version)
+	err = newServer(root, log).Run(ctx, &mcp.StdioTransport{})
+	if ctx.Err() != nil {
+		return nil // stopped by a signal
+	}
+	return err
+}
+
+// isTerminal reports whether f is a character device, such as a terminal.
+func isTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
