@@ -1,0 +1,330 @@
+package boundary
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+const outsideMarker = "OUTSIDE-MARKER-7f3a"
+
+// fixture builds, under one temporary directory:
+//
+//	outside.md               a file beside the root, holding outsideMarker
+//	outside-dir/secret.md    a directory outside the root
+//	notes/                   the root
+//	notes-evil/evil.md       a sibling whose name extends the root's
+func fixture(t *testing.T) (base, rootDir string) {
+	t.Helper()
+	base = t.TempDir()
+	rootDir = filepath.Join(base, "notes")
+	write(t, filepath.Join(base, "outside.md"), outsideMarker+"\n")
+	write(t, filepath.Join(base, "outside-dir", "secret.md"), outsideMarker+" in a directory\n")
+	write(t, filepath.Join(base, "notes-evil", "evil.md"), outsideMarker+" next door\n")
+	write(t, filepath.Join(rootDir, "a.md"), "# A\n\nalpha note\n")
+	write(t, filepath.Join(rootDir, "sub", "b.txt"), "beta note\n")
+	return base, rootDir
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func open(t *testing.T, dir string) *Root {
+	t.Helper()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func TestReadFileRefusals(t *testing.T) {
+	base, rootDir := fixture(t)
+	outside := filepath.Join(base, "outside.md")
+	symlink := func(target, name string) {
+		if err := os.Symlink(target, filepath.Join(rootDir, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	symlink(outside, "link-out.md")
+	symlink("../outside.md", "link-rel.md")
+	symlink("a.md", "link-in.md")
+	symlink(filepath.Join(base, "outside-dir"), "linkdir")
+	symlink("link-out.md", "chain.md")
+	symlink(filepath.Join(base, "missing.md"), "dangling.md")
+	symlink("/dev/zero", "zero.md")
+	if err := syscall.Mkfifo(filepath.Join(rootDir, "fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(rootDir, "big.md"), strings.Repeat("x", MaxFileSize+1))
+	write(t, filepath.Join(rootDir, "nul.md"), "text\x00more")
+	write(t, filepath.Join(rootDir, "latin1.md"), "caf\xe9")
+	if err := os.Mkdir(filepath.Join(rootDir, "dir.md"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(rootDir, "linked.md"), "linked twice\n")
+	if err := os.Link(filepath.Join(rootDir, "linked.md"), filepath.Join(base, "hardlink-outside.md")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(rootDir, "script.sh"), "echo hi\n")
+
+	r := open(t, rootDir)
+	tests := []struct {
+		name string
+		want error
+	}{
+		{"../outside.md", ErrInvalidName},
+		{outside, ErrInvalidName},
+		{"/etc/passwd", ErrInvalidName},
+		{"sub/../../outside.md", ErrInvalidName},
+		{"../notes-evil/evil.md", ErrInvalidName},
+		{"./a.md", ErrInvalidName},
+		{"sub//b.txt", ErrInvalidName},
+		{"sub\\b.txt", ErrInvalidName},
+		{"a.md\x00", ErrInvalidName},
+		{"C:a.md", ErrInvalidName},
+		{"", ErrInvalidName},
+		{"link-out.md", ErrSymlink},
+		{"link-rel.md", ErrSymlink},
+		{"link-in.md", ErrSymlink},
+		{"linkdir/secret.md", ErrSymlink},
+		{"chain.md", ErrSymlink},
+		{"dangling.md", ErrSymlink},
+		{"zero.md", ErrSymlink},
+		{"fifo.md", ErrNotRegular},
+		{"dir.md", ErrNotRegular},
+		{"big.md", ErrTooLarge},
+		{"nul.md", ErrNotText},
+		{"latin1.md", ErrNotText},
+		{"linked.md", ErrHardLinks},
+		{"script.sh", ErrNotNote},
+		{"missing.md", ErrNotFound},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := r.ReadFile(context.Background(), tt.name)
+			if !errors.Is(err, tt.want) {
+				t.Fatalf("ReadFile(%q) = %q, %v; want error %v", tt.name, data, err, tt.want)
+			}
+			if data != nil {
+				t.Errorf("ReadFile(%q) returned data with an error: %q", tt.name, data)
+			}
+			if msg := err.Error(); strings.Contains(msg, base) && !strings.Contains(tt.name, base) ||
+				strings.Contains(msg, outsideMarker) {
+				t.Errorf("error %q leaks a path or outside content", msg)
+			}
+		})
+	}
+}
+
+func TestReadFileAccepts(t *testing.T) {
+	_, rootDir := fixture(t)
+	write(t, filepath.Join(rootDir, "limit.md"), strings.Repeat("y", MaxFileSize))
+	write(t, filepath.Join(rootDir, "empty.md"), "")
+	write(t, filepath.Join(rootDir, "Upper.MARKDOWN"), "shouting\n")
+	r := open(t, rootDir)
+	tests := []struct {
+		name string
+		want string
+	}{
+		{"a.md", "# A\n\nalpha note\n"},
+		{"sub/b.txt", "beta note\n"},
+		{"limit.md", strings.Repeat("y", MaxFileSize)},
+		{"empty.md", ""},
+		{"Upper.MARKDOWN", "shouting\n"},
+	}
+	for _, tt := range tests {
+		got, err := r.ReadFile(context.Background(), tt.name)
+		if err != nil {
+			t.Errorf("ReadFile(%q): %v", tt.name, err)
+			continue
+		}
+		if string(got) != tt.want {
+			t.Errorf("ReadFile(%q) = %d bytes, want %d", tt.name, len(got), len(tt.want))
+		}
+	}
+}
+
+func TestWalk(t *testing.T) {
+	base, rootDir := fixture(t)
+	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(rootDir, "link-out.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(base, "outside-dir"), filepath.Join(rootDir, "linkdir")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(rootDir, "fifo.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(rootDir, ".hidden.md"), "hidden\n")
+	write(t, filepath.Join(rootDir, ".git", "x.md"), "hidden dir\n")
+	write(t, filepath.Join(rootDir, "image.png"), "not a note")
+	write(t, filepath.Join(rootDir, "a", "z.md"), "nested\n")
+	write(t, filepath.Join(rootDir, "a.txt"), "before a/ in byte order\n")
+
+	got, err := open(t, rootDir).Walk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Listing{
+		Notes: []string{"a.md", "a.txt", "a/z.md", "sub/b.txt"},
+		Skipped: []Skipped{
+			{"fifo.md", ErrNotRegular},
+			{"link-out.md", ErrSymlink},
+			{"linkdir", ErrSymlink},
+		},
+	}
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+		t.Errorf("Walk mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func TestWalkDepthLimit(t *testing.T) {
+	rootDir := t.TempDir()
+	deep := rootDir
+	for range MaxDepth + 2 {
+		deep = filepath.Join(deep, "d")
+	}
+	write(t, filepath.Join(deep, "deep.md"), "too deep\n")
+	write(t, filepath.Join(rootDir, "top.md"), "top\n")
+	got, err := open(t, rootDir).Walk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"top.md"}, got.Notes); diff != "" || !got.Incomplete {
+		t.Errorf("Walk of a too-deep tree: Incomplete=%v, notes diff:\n%s", got.Incomplete, diff)
+	}
+}
+
+// A note replaced by a symbolic link after the walk listed it must not be
+// followed when it is read.
+func TestSwapBetweenWalkAndRead(t *testing.T) {
+	base, rootDir := fixture(t)
+	r := open(t, rootDir)
+	listing, err := r.Walk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !contains(listing.Notes, "a.md") {
+		t.Fatalf("a.md not listed: %v", listing.Notes)
+	}
+	swaps := []struct {
+		name string
+		swap func(path string) error
+		want error
+	}{
+		{"symlink outside", func(p string) error { return os.Symlink(filepath.Join(base, "outside.md"), p) }, ErrSymlink},
+		{"symlink inside", func(p string) error { return os.Symlink("sub/b.txt", p) }, ErrSymlink},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, ErrNotRegular},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, ErrNotRegular},
+		{"large file", func(p string) error {
+			return os.WriteFile(p, bytes.Repeat([]byte("z"), 10<<20), 0o644)
+		}, ErrTooLarge},
+	}
+	for _, s := range swaps {
+		t.Run(s.name, func(t *testing.T) {
+			p := filepath.Join(rootDir, "a.md")
+			if err := os.RemoveAll(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.swap(p); err != nil {
+				t.Fatal(err)
+			}
+			data, err := r.ReadFile(context.Background(), "a.md")
+			if !errors.Is(err, s.want) {
+				t.Fatalf("after swap: ReadFile = %q, %v; want %v", data, err, s.want)
+			}
+		})
+	}
+}
+
+func TestOpenRootErrors(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file.md")
+	write(t, file, "x")
+	for _, tt := range []struct {
+		dir, want string
+	}{
+		{filepath.Join(dir, "missing"), "does not exist"},
+		{file, "is not a directory"},
+	} {
+		_, err := Open(tt.dir)
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Open(%q) = %v; want an error saying %q", tt.dir, err, tt.want)
+		}
+	}
+	r, err := Open(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if !filepath.IsAbs(r.Dir()) {
+		t.Errorf("Dir() = %q, want an absolute path", r.Dir())
+	}
+}
+
+// Reading never changes anything under the root.
+func TestReadOnly(t *testing.T) {
+	_, rootDir := fixture(t)
+	before := snapshot(t, rootDir)
+	r := open(t, rootDir)
+	listing, err := r.Walk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range listing.Notes {
+		if _, err := r.ReadFile(context.Background(), n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diff := cmp.Diff(before, snapshot(t, rootDir)); diff != "" {
+		t.Errorf("the root changed (-before +after):\n%s", diff)
+	}
+}
+
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	m := map[string]string{}
+	err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		m[p] = info.Mode().String() + " " + info.ModTime().String()
+		if info.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			m[p] += " " + string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func contains(s []string, x string) bool {
+	for _, v := range s {
+		if v == x {
+			return true
+		}
+	}
+	return false
+}
