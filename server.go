@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	_ "embed"
 	"log/slog"
 
@@ -30,10 +31,29 @@ func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 		Version: version,
 	}, &mcp.ServerOptions{
 		Instructions: instructions,
-		Logger:       log,
+		Logger:       slog.New(sdkHandler{log.Handler()}),
 		// No logging capability: diagnostics go to stderr, not the client.
 		Capabilities: &mcp.ServerCapabilities{},
 	})
 	s.AddTool(searchNotesTool(), ns.searchNotes)
 	return s
+}
+
+// sdkHandler passes the SDK's own session lifecycle messages, which it logs
+// at info, only when debug logging is on, so the default level stays quiet.
+type sdkHandler struct{ slog.Handler }
+
+func (h sdkHandler) Enabled(ctx context.Context, l slog.Level) bool {
+	if l < slog.LevelWarn && !h.Handler.Enabled(ctx, slog.LevelDebug) {
+		return false
+	}
+	return h.Handler.Enabled(ctx, l)
+}
+
+func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return sdkHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h sdkHandler) WithGroup(name string) slog.Handler {
+	return sdkHandler{h.Handler.WithGroup(name)}
 }
