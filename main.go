@@ -6,6 +6,7 @@
 //	practice-notes serve  [-root DIR] [-log-level LEVEL]  serve MCP on stdin/stdout
 //	practice-notes search [-root DIR] [-json] QUERY      search through a server
 //	practice-notes tools  [-root DIR]                    list the server's tools
+//	practice-notes config [-client NAME] [-root DIR]     print a client config block
 //
 // The notes folder is -root, else $PRACTICE_NOTES_ROOT, else ./practice-data.
 package main
@@ -27,12 +28,15 @@ import (
 const usage = `practice-notes searches a folder of workshop practice notes over MCP.
 
 Usage:
-  practice-notes serve  [-root DIR] [-log-level debug|info|warn|error]
+  practice-notes serve  [-root DIR] [-log-level debug|info|warn|error] [-http ADDR]
         Serve MCP on stdin/stdout until stdin closes. Desktop clients run this.
+        With -http 127.0.0.1:PORT, serve Streamable HTTP at /mcp instead.
   practice-notes search [-root DIR] [-json] QUERY
         Start a server, call search_notes with QUERY and print the passages.
   practice-notes tools  [-root DIR]
         Start a server and print its tools with their schemas.
+  practice-notes config [-client claude|cursor|vscode] [-root DIR]
+        Print the block that adds this server to a desktop client's config.
 
 The notes folder is -root, else $PRACTICE_NOTES_ROOT, else ./practice-data.
 `
@@ -71,6 +75,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return searchCmd(ctx, args, stdout, stderr)
 	case "tools":
 		return toolsCmd(ctx, args, stdout, stderr)
+	case "config":
+		return configCmd(args, stdout, stderr)
 	case "help", "-h", "-help", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

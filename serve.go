@@ -16,6 +16,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
 	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
 	levelFlag := fs.String("log-level", "info", "stderr log `level`: debug, info, warn or error")
+	httpFlag := fs.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio; ADDR is loopback, such as 127.0.0.1:8765")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -28,12 +29,21 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "practice-notes serve: -log-level %q: use debug, info, warn or error\n", *levelFlag)
 		return errUsage
 	}
+	if *httpFlag != "" {
+		if err := checkHTTPAddr(*httpFlag); err != nil {
+			fmt.Fprintf(stderr, "practice-notes serve: -http %q: %v\n", *httpFlag, err)
+			return errUsage
+		}
+	}
 	root, err := openRoot(*rootFlag, stderr)
 	if err != nil {
 		return err
 	}
 	defer root.Close()
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	if *httpFlag != "" {
+		return serveHTTP(ctx, *httpFlag, newServer(root, log), log)
+	}
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, "practice-notes: waiting for an MCP client on stdin (press Ctrl-D to stop); to try a search, run: practice-notes search sign-in")
 	}

@@ -22,7 +22,8 @@ type notesServer struct {
 	log  *slog.Logger
 }
 
-// newServer returns an MCP server for root with its one tool registered.
+// newServer returns an MCP server for root with its one tool and the notes
+// as resources.
 func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 	ns := &notesServer{root: root, log: log}
 	s := mcp.NewServer(&mcp.Implementation{
@@ -33,9 +34,12 @@ func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 		Instructions: instructions,
 		Logger:       slog.New(sdkHandler{log.Handler()}),
 		// No logging capability: diagnostics go to stderr, not the client.
-		Capabilities: &mcp.ServerCapabilities{},
+		// Resources without listChanged: the list is walked afresh per call.
+		Capabilities: &mcp.ServerCapabilities{Resources: &mcp.ResourceCapabilities{}},
 	})
 	s.AddTool(searchNotesTool(), ns.searchNotes)
+	s.AddResourceTemplate(notesTemplate(), ns.readNote)
+	s.AddReceivingMiddleware(ns.audit, ns.resourcesMiddleware)
 	return s
 }
 

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// syncBuffer is a buffer the server's goroutines can log into while the
+// test reads it.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// calls returns the audit lines logged so far, without their time and
+// duration, which vary.
+func (b *syncBuffer) calls(t *testing.T) []map[string]any {
+	t.Helper()
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []map[string]any
+	for _, line := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+		if line == "" {
+			continue
+		}
+		var m map[string]any
+		if err := json.Unmarshal([]byte(line), &m); err != nil {
+			t.Fatalf("log line %q: %v", line, err)
+		}
+		if m["msg"] != "call" {
+			continue
+		}
+		if _, ok := m["duration"].(float64); !ok {
+			t.Errorf("log line without a duration: %s", line)
+		}
+		delete(m, "time")
+		delete(m, "duration")
+		out = append(out, m)
+	}
+	return out
+}
+
+// auditCalls makes one call of each outcome and returns the log lines at
+// the given level.
+func auditCalls(t *testing.T, level slog.Level) (lines []map[string]any, raw string) {
+	buf := new(syncBuffer)
+	log := slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: level}))
+	cs := notesSession(t, "practice-data", log)
+	ctx := context.Background()
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "sign-in"}}); err != nil || res.IsError {
+		t.Fatalf("search: %+v, %v", res, err)
+	}
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": strings.Repeat("q", 201)}}); err != nil || !res.IsError {
+		t.Fatalf("long query: %+v, %v; want a tool error", res, err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "practice-notes:///sample-notes.md"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "practice-notes:///..%2Fsecret.md"}); err == nil {
+		t.Fatal("traversal read succeeded")
+	}
+	cs.Close()
+	buf.mu.Lock()
+	raw = buf.buf.String()
+	buf.mu.Unlock()
+	return buf.calls(t), raw
+}
+
+// At the default level only refusals are logged, at warn.
+func TestAuditRefusalsOnly(t *testing.T) {
+	got, raw := auditCalls(t, slog.LevelInfo)
+	want := []map[string]any{
+		{"level": "WARN", "msg": "call", "method": "tools/call", "tool": "search_notes", "args_bytes": float64(213),
+			"outcome": "tool_error", "reason": "invalid query: query is 201 characters long; the limit is 200"},
+		{"level": "WARN", "msg": "call", "method": "resources/read", "resource": "practice-notes:///..%2Fsecret.md",
+			"outcome": "protocol_error", "reason": "note refused: not a relative path inside the root"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("audit lines mismatch (-want +got):\n%s\nlog:\n%s", diff, raw)
+	}
+}
+
+// At debug every call is logged, and still never the query or note text.
+func TestAuditDebug(t *testing.T) {
+	got, raw := auditCalls(t, slog.LevelDebug)
+	type line struct{ Method, Tool, Resource, Outcome string }
+	var lines []line
+	for _, m := range got {
+		s := func(k string) string { v, _ := m[k].(string); return v }
+		switch s("method") {
+		case "server/discover", "initialize", "notifications/initialized":
+			// The handshake depends on the protocol revision the client picks.
+			if s("outcome") != "ok" {
+				t.Errorf("handshake line %v", m)
+			}
+			continue
+		}
+		lines = append(lines, line{s("method"), s("tool"), s("resource"), s("outcome")})
+	}
+	want := []line{
+		{Method: "tools/call", Tool: "search_notes", Outcome: "ok"},
+		{Method: "tools/call", Tool: "search_notes", Outcome: "tool_error"},
+		{Method: "resources/read", Resource: "practice-notes:///sample-notes.md", Outcome: "ok"},
+		{Method: "resources/read", Resource: "practice-notes:///..%2Fsecret.md", Outcome: "protocol_error"},
+	}
+	if diff := cmp.Diff(want, lines); diff != "" {
+		t.Errorf("audit lines mismatch (-want +got):\n%s\nlog:\n%s", diff, raw)
+	}
+	for _, secret := range []string{"sign-in", "qqqq", "Clearing the session cookie", "Workshop practice notes"} {
+		if strings.Contains(raw, secret) {
+			t.Errorf("log holds %q:\n%s", secret, raw)
+		}
+	}
+}
+
+func TestClip(t *testing.T) {
+	tests := []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"exactly", 7, "exactly"},
+		{"abcdef", 3, "abc…"},
+		{"ééé", 3, "é…"}, // é is two bytes; never cut one in half
+	}
+	for _, tt := range tests {
+		if got := clip(tt.s, tt.n); got != tt.want {
+			t.Errorf("clip(%q, %d) = %q; want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}

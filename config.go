@@ -1,0 +1,171 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"go/build"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+)
+
+// serverName is the key the server is filed under in a client's config.
+const serverName = "practice-notes"
+
+// stdioServer is one entry of a client's server map. VS Code needs Type;
+// Claude Desktop and Cursor infer stdio from Command.
+type stdioServer struct {
+	Type    string   `json:"type,omitempty"`
+	Command string   `json:"command"`
+	Args    []string `json:"args"`
+}
+
+// clientConfig describes where one client keeps its MCP servers.
+type clientConfig struct {
+	key   string // top-level key: "mcpServers" or "servers"
+	typed bool   // whether entries carry "type": "stdio"
+	where string // where the block goes, for the hint on stderr
+}
+
+func clientConfigs() map[string]clientConfig {
+	claude := "the Claude Desktop config file (Settings > Developer > Edit Config)"
+	switch runtime.GOOS {
+	case "darwin":
+		claude = "~/Library/Application Support/Claude/claude_desktop_config.json"
+	case "windows":
+		claude = `%APPDATA%\Claude\claude_desktop_config.json`
+	}
+	return map[string]clientConfig{
+		"claude": {key: "mcpServers", where: claude + ", then restart Claude Desktop"},
+		"cursor": {key: "mcpServers", where: "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one project)"},
+		"vscode": {key: "servers", typed: true, where: ".vscode/mcp.json in the workspace, or the file opened by the command \"MCP: Open User Configuration\""},
+	}
+}
+
+// configCmd prints a server block for a desktop client. The block names the
+// binary and the notes folder by absolute path, because clients start
+// servers from a working directory of their own choosing; it sets no
+// environment, since the server needs none.
+func configCmd(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("config", stderr)
+	clientFlag := fs.String("client", "claude", "client to configure: claude, cursor or vscode")
+	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "practice-notes config: unexpected argument %q\n", fs.Arg(0))
+		return errUsage
+	}
+	cc, ok := clientConfigs()[*clientFlag]
+	if !ok {
+		fmt.Fprintf(stderr, "practice-notes config: -client %q: use claude, cursor or vscode\n", *clientFlag)
+		return errUsage
+	}
+	// Opening the root proves the folder exists now, rather than when the
+	// client first starts the server and shows a less helpful error.
+	root, err := openRoot(*rootFlag, stderr)
+	if err != nil {
+		return err
+	}
+	dir := root.Dir()
+	root.Close()
+	exe, err := os.Executable()
+	if err != nil {
+		return fmt.Errorf("finding this program's path: %w", err)
+	}
+	if isGoRunBuild(exe) {
+		exe = installedPath()
+		fmt.Fprintf(stderr, `practice-notes: this is a temporary "go run" build, deleted when it exits,
+so a client cannot start it. Install the binary first, from the repository:
+
+    go install .
+
+which puts it at %s (or build it where you like with
+"go build -o DIR/practice-notes ." and run DIR/practice-notes config).
+The block below names the installed path.
+
+`, exe)
+	}
+	block, err := configBlock(cc, exe, dir)
+	if err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintf(stdout, "%s\n", block); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "practice-notes: add the %q entry above to %s.\n", serverName, cc.where)
+	return nil
+}
+
+// configBlock returns the JSON block that runs exe on the notes folder dir.
+func configBlock(cc clientConfig, exe, dir string) ([]byte, error) {
+	srv := stdioServer{Command: exe, Args: []string{"serve", "-root", dir}}
+	if cc.typed {
+		srv.Type = "stdio"
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // keep "&" and "<" in paths readable
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(map[string]map[string]stdioServer{cc.key: {serverName: srv}}); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(b.String(), "\n")), nil
+}
+
+// isGoRunBuild reports whether exe is a binary that "go run" built: in a
+// temporary go-build directory, removed when the program exits, or (since
+// Go 1.24) in the build cache, which "go clean -cache" or a cache trim
+// removes. Neither is a path to put in a client's config.
+func isGoRunBuild(exe string) bool {
+	for _, tmp := range []string{os.Getenv("GOTMPDIR"), os.TempDir()} {
+		if rel, ok := under(tmp, exe); ok {
+			first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
+			if strings.HasPrefix(first, "go-build") {
+				return true
+			}
+		}
+	}
+	caches := []string{os.Getenv("GOCACHE")}
+	if dir, err := os.UserCacheDir(); err == nil {
+		caches = append(caches, filepath.Join(dir, "go-build"))
+	}
+	for _, cache := range caches {
+		if _, ok := under(cache, exe); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// under reports whether path is inside dir, and its path relative to dir.
+func under(dir, path string) (string, bool) {
+	if dir == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(dir, path)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", false
+	}
+	return rel, true
+}
+
+// installedPath is where "go install ." puts the binary: $GOBIN, else the
+// bin folder of the first GOPATH entry (by default ~/go/bin).
+func installedPath() string {
+	name := "practice-notes"
+	if runtime.GOOS == "windows" {
+		name += ".exe"
+	}
+	if bin := os.Getenv("GOBIN"); bin != "" {
+		return filepath.Join(bin, name)
+	}
+	gopath := filepath.SplitList(build.Default.GOPATH)
+	if len(gopath) == 0 {
+		return filepath.Join("go", "bin", name)
+	}
+	return filepath.Join(gopath[0], "bin", name)
+}

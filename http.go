@@ -1,0 +1,150 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits of the HTTP listener. A search_notes call is a few hundred bytes;
+// the body limit leaves room for client metadata and nothing more.
+const (
+	maxHTTPBody       = 256 << 10
+	maxHTTPHeader     = 64 << 10
+	httpReadTimeout   = 30 * time.Second
+	httpWriteTimeout  = 60 * time.Second
+	httpIdleTimeout   = 2 * time.Minute
+	httpShutdownGrace = 5 * time.Second
+)
+
+// mcpPath is where the Streamable HTTP endpoint is served.
+const mcpPath = "/mcp"
+
+// checkHTTPAddr accepts only a loopback host with a port, such as
+// 127.0.0.1:8765, [::1]:8765 or localhost:8765. The server has no
+// authentication, so it must never be reachable from another machine; an
+// empty host (":8765") would listen on every interface.
+func checkHTTPAddr(addr string) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return errors.New("give a loopback address and port, such as 127.0.0.1:8765")
+	}
+	if port == "" {
+		return errors.New("give a port, such as 127.0.0.1:8765 (0 picks a free one)")
+	}
+	if host == "localhost" {
+		return nil
+	}
+	const why = "this server has no authentication, so it listens only on 127.0.0.1, [::1] or localhost"
+	if host == "" {
+		return fmt.Errorf("no host means every network interface; %s", why)
+	}
+	if ip, err := netip.ParseAddr(host); err != nil || !ip.IsLoopback() {
+		return fmt.Errorf("%s is not a loopback address; %s", host, why)
+	}
+	return nil
+}
+
+// serveHTTP serves s over Streamable HTTP at addr until ctx is done.
+// checkHTTPAddr must have accepted addr.
+func serveHTTP(ctx context.Context, addr string, s *mcp.Server, log *slog.Logger) error {
+	if err := checkHTTPAddr(addr); err != nil {
+		return err
+	}
+	network := "tcp"
+	if strings.HasPrefix(addr, "localhost:") {
+		// "localhost" may resolve to a non-loopback address on a badly
+		// configured machine; listen on the loopback address itself.
+		addr, network = "127.0.0.1"+strings.TrimPrefix(addr, "localhost"), "tcp4"
+	}
+	ln, err := net.Listen(network, addr)
+	if err != nil {
+		return fmt.Errorf("listening on %s: %w", addr, err)
+	}
+	srv := &http.Server{
+		Handler:           newHTTPHandler(s, log),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       httpReadTimeout,
+		WriteTimeout:      httpWriteTimeout,
+		IdleTimeout:       httpIdleTimeout,
+		MaxHeaderBytes:    maxHTTPHeader,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
+	log.Info("serving MCP over Streamable HTTP", "url", (&url.URL{Scheme: "http", Host: ln.Addr().String(), Path: mcpPath}).String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), httpShutdownGrace)
+	defer cancel()
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		srv.Close()
+	}
+	if err := <-errc; !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
+
+// newHTTPHandler returns the handler for the whole listener: the MCP
+// endpoint at /mcp behind Origin checks, and 404 elsewhere.
+//
+// The SDK's handler refuses a non-loopback Host header (DNS rebinding
+// protection, left on) and bounds request bodies, but does not look at
+// Origin, so a web page the user visits could post to it; the Origin
+// checks below refuse that. The server is stateless: each request is
+// served on its own, so both the 2025 handshake and 2026-07-28 requests
+// work, and no session state is kept for clients that go away.
+func newHTTPHandler(s *mcp.Server, log *slog.Logger) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s }, &mcp.StreamableHTTPOptions{
+		Stateless:           true,
+		Logger:              log,
+		MaxRequestBodyBytes: maxHTTPBody,
+	})
+	cop := http.NewCrossOriginProtection()
+	cop.SetDenyHandler(http.HandlerFunc(forbidOrigin))
+	mux := http.NewServeMux()
+	mux.Handle(mcpPath, checkOrigin(cop.Handler(h)))
+	return mux
+}
+
+// checkOrigin refuses any request whose Origin header names another site
+// than the one addressed. http.CrossOriginProtection lets GET, HEAD and
+// OPTIONS through, and checks the rest, mostly by Sec-Fetch-Site; this
+// covers every method, for clients that send Origin but not Sec-Fetch-Site.
+func checkOrigin(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Values("Origin"); len(origin) > 0 && !sameOrigin(origin, r.Host) {
+			forbidOrigin(w, r)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// sameOrigin reports whether the Origin header values are exactly one
+// http origin for host, the request's Host header.
+func sameOrigin(origin []string, host string) bool {
+	if len(origin) != 1 {
+		return false
+	}
+	u, err := url.Parse(origin[0])
+	return err == nil && u.Scheme == "http" && u.Host == host && u.User == nil &&
+		(u.Path == "" || u.Path == "/") && u.RawQuery == "" && u.Fragment == ""
+}
+
+func forbidOrigin(w http.ResponseWriter, r *http.Request) {
+	http.Error(w, "Forbidden: cross-origin request", http.StatusForbidden)
+}

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os/exec"
+	"regexp"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/boundary"
+)
+
+func TestCheckHTTPAddr(t *testing.T) {
+	tests := []struct {
+		addr    string
+		wantErr string
+	}{
+		{"127.0.0.1:8765", ""},
+		{"127.0.0.2:0", ""},
+		{"[::1]:8765", ""},
+		{"localhost:8765", ""},
+		{":8765", "no host means every network interface"},
+		{"0.0.0.0:8765", "0.0.0.0 is not a loopback address"},
+		{"[::]:8765", ":: is not a loopback address"},
+		{"192.168.1.10:8765", "192.168.1.10 is not a loopback address"},
+		{"example.com:8765", "example.com is not a loopback address"},
+		{"127.0.0.1.nip.io:8765", "127.0.0.1.nip.io is not a loopback address"},
+		{"127.0.0.1", "give a loopback address and port"},
+		{"127.0.0.1:", "give a port"},
+	}
+	for _, tt := range tests {
+		err := checkHTTPAddr(tt.addr)
+		switch {
+		case tt.wantErr == "" && err != nil:
+			t.Errorf("checkHTTPAddr(%q): %v", tt.addr, err)
+		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+			t.Errorf("checkHTTPAddr(%q) = %v; want an error containing %q", tt.addr, err, tt.wantErr)
+		}
+	}
+}
+
+// httpNotes serves the practice notes over Streamable HTTP on a loopback
+// port and returns the endpoint URL.
+func httpNotes(t *testing.T) string {
+	t.Helper()
+	root, err := boundary.Open("practice-data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ts := httptest.NewServer(newHTTPHandler(newServer(root, log), log))
+	t.Cleanup(ts.Close)
+	return ts.URL + mcpPath
+}
+
+// The Go SDK's HTTP client works at the old and the new protocol revision.
+func TestHTTPClient(t *testing.T) {
+	endpoint := httpNotes(t)
+	for _, v := range []string{"2025-06-18", "2025-11-25", "2026-07-28"} {
+		t.Run(v, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "0"}, nil)
+			cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, &mcp.ClientSessionOptions{ProtocolVersion: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer cs.Close()
+			tools, err := cs.ListTools(ctx, nil)
+			if err != nil || len(tools.Tools) != 1 || tools.Tools[0].Name != "search_notes" {
+				t.Fatalf("tools/list: %+v, %v", tools, err)
+			}
+			res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "sign-in"}})
+			if err != nil || res.IsError || !strings.Contains(resultText(res), `"note_id":"N2"`) {
+				t.Errorf("search sign-in: %+v, %v", res, err)
+			}
+			res, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": strings.Repeat("q", 201)}})
+			if err != nil || !res.IsError {
+				t.Errorf("201-character query: %+v, %v; want isError", res, err)
+			}
+			rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "practice-notes:///sample-notes.md"})
+			if err != nil || len(rr.Contents) != 1 || !strings.Contains(rr.Contents[0].Text, "## N2") {
+				t.Errorf("read sample-notes.md: %+v, %v", rr, err)
+			}
+			if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "practice-notes:///%2e%2e/etc/passwd"}); err == nil {
+				t.Errorf("traversal read succeeded over HTTP")
+			}
+		})
+	}
+}
+
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`
+
+// Requests that a web page or a rebound DNS name could make are refused
+// before they reach the server; a plain local client is served.
+func TestHTTPProtections(t *testing.T) {
+	endpoint := httpNotes(t)
+	port := strings.TrimPrefix(endpoint[strings.LastIndex(endpoint, ":"):], ":")
+	port = strings.TrimSuffix(port, mcpPath)
+	tests := []struct {
+		name    string
+		method  string
+		path    string
+		header  map[string]string
+		body    string
+		want    int
+		wantMsg string
+	}{
+		{name: "plain local client", want: http.StatusOK},
+		{name: "same origin", header: map[string]string{"Origin": "http://127.0.0.1:" + port}, want: http.StatusOK},
+		{name: "foreign Host", header: map[string]string{"Host": "evil.example:" + port}, want: http.StatusForbidden, wantMsg: "invalid Host header"},
+		{name: "foreign Host without port", header: map[string]string{"Host": "attacker.test"}, want: http.StatusForbidden, wantMsg: "invalid Host header"},
+		{name: "foreign Origin", header: map[string]string{"Origin": "http://evil.example"}, want: http.StatusForbidden, wantMsg: "cross-origin"},
+		{name: "other local port", header: map[string]string{"Origin": "http://localhost:3000"}, want: http.StatusForbidden, wantMsg: "cross-origin"},
+		{name: "null Origin", header: map[string]string{"Origin": "null"}, want: http.StatusForbidden, wantMsg: "cross-origin"},
+		{name: "https Origin", header: map[string]string{"Origin": "https://127.0.0.1:" + port}, want: http.StatusForbidden, wantMsg: "cross-origin"},
+		{name: "Sec-Fetch-Site cross-site", header: map[string]string{"Sec-Fetch-Site": "cross-site"}, want: http.StatusForbidden, wantMsg: "cross-origin"},
+		{name: "foreign Origin on GET", method: http.MethodGet, header: map[string]string{"Origin": "http://evil.example"}, want: http.StatusForbidden, wantMsg: "cross-origin"},
+		{name: "oversized body", body: `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("x", maxHTTPBody) + `"}}`, want: http.StatusRequestEntityTooLarge},
+		{name: "other path", path: "/", want: http.StatusNotFound},
+		{name: "GET has no event stream", method: http.MethodGet, want: http.StatusMethodNotAllowed},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			method, body, url := http.MethodPost, initializeBody, endpoint
+			if tt.method != "" {
+				method = tt.method
+			}
+			if tt.body != "" {
+				body = tt.body
+			}
+			if tt.path != "" {
+				url = strings.TrimSuffix(endpoint, mcpPath) + tt.path
+			}
+			req, err := http.NewRequest(method, url, strings.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			for k, v := range tt.header {
+				if k == "Host" {
+					req.Host = v
+				} else {
+					req.Header.Set(k, v)
+				}
+			}
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			got, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != tt.want || !strings.Contains(string(got), tt.wantMsg) {
+				t.Errorf("status %d, body %q; want %d with %q", resp.StatusCode, got, tt.want, tt.wantMsg)
+			}
+			if tt.want == http.StatusOK && !strings.Contains(string(got), `"serverInfo"`) {
+				t.Errorf("initialize reply %q has no serverInfo", got)
+			}
+		})
+	}
+}
+
+// "serve -http" prints where it listens on stderr, nothing on stdout, and
+// stops cleanly on SIGTERM; a non-loopback address is refused at start.
+func TestServeHTTPCommand(t *testing.T) {
+	bin := binary(t)
+	out, err := exec.Command(bin, "serve", "-http", "0.0.0.0:8765", "-root", "practice-data").CombinedOutput()
+	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "0.0.0.0 is not a loopback address") {
+		t.Errorf("serve -http 0.0.0.0:8765: exit %d, output %q; want exit 2 and a refusal", code, out)
+	}
+
+	cmd := exec.Command(bin, "serve", "-http", "127.0.0.1:0", "-root", "practice-data")
+	stdout := new(strings.Builder)
+	cmd.Stdout = stdout
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	sc := bufio.NewScanner(stderr)
+	urlRE := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
+	var endpoint string
+	for endpoint == "" && sc.Scan() {
+		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
+			endpoint = m[1]
+		}
+	}
+	if endpoint == "" {
+		t.Fatal("serve -http did not say where it listens")
+	}
+	go io.Copy(io.Discard, stderr)
+
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "0"}, nil)
+	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "sign-in"}})
+	if err != nil || res.IsError {
+		t.Errorf("search over HTTP: %+v, %v", res, err)
+	}
+	cs.Close()
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("serve -http after SIGTERM: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("serve -http did not stop on SIGTERM")
+	}
+	if stdout.Len() != 0 {
+		t.Errorf("serve -http wrote to stdout: %q", stdout.String())
+	}
+}
+
+func exitCode(err error) int {
+	if ee, ok := err.(*exec.ExitError); ok {
+		return ee.ExitCode()
+	}
+	if err != nil {
+		return -1
+	}
+	return 0
+}
