@@ -1,0 +1,348 @@
+// Tests that the acceptance harness passes correct servers and fails each
+// deliberately broken one on the check the defect belongs to. The servers
+// under testdata/servers are built here only; they are not part of the
+// product. The repository's own server is checked through
+// scripts/acceptance.sh exactly as a person would run it.
+package acceptance_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/harness"
+)
+
+const testPracticeData = "testdata/practice-data"
+
+var (
+	buildOnce sync.Once
+	binDir    string
+	buildErr  error
+)
+
+// fixtureBin builds every server under testdata/servers once per test run.
+func fixtureBin(t *testing.T, name string) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		binDir, buildErr = os.MkdirTemp("", "acceptance-fixture-servers-")
+		if buildErr != nil {
+			return
+		}
+		cmd := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), "./testdata/servers/...")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = errors.New(err.Error() + ": " + string(out))
+		}
+	})
+	if buildErr != nil {
+		t.Fatalf("building fixture servers: %v", buildErr)
+	}
+	return filepath.Join(binDir, name)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binDir != "" {
+		os.RemoveAll(binDir)
+	}
+	os.Exit(code)
+}
+
+// TestFixtureServers runs the harness against a correct server and against
+// one server per defect, and checks exactly which checks fail.
+func TestFixtureServers(t *testing.T) {
+	tests := []struct {
+		server     string
+		wantFailed []int
+		// a substring of the first failure of each failed check
+		wantWhy map[int]string
+	}{
+		{server: "reference"},
+		{server: "reference-resources"},
+		{server: "follows-symlinks", wantFailed: []int{4, 5}, wantWhy: map[int]string{
+			4: "bytes of ../outside.md",
+			5: "bytes of",
+		}},
+		{server: "banner-on-stdout", wantFailed: []int{8}, wantWhy: map[int]string{
+			8: "non-JSON-RPC stdout line",
+		}},
+		{server: "no-size-limit", wantFailed: []int{6}, wantWhy: map[int]string{
+			6: "oversized file",
+		}},
+		{server: "writes-into-root", wantFailed: []int{7}, wantWhy: map[int]string{
+			7: "created root/search-cache.json",
+		}},
+		{server: "invents-passage", wantFailed: []int{2}, wantWhy: map[int]string{
+			2: "returned for a phrase in no file",
+		}},
+		{server: "resource-traversal", wantFailed: []int{4, 5}, wantWhy: map[int]string{
+			4: "was not refused",
+			5: "was not refused",
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.server, func(t *testing.T) {
+			bin := fixtureBin(t, tt.server)
+			t.Parallel()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			rep, err := harness.Run(ctx, harness.Config{
+				Server:       bin + " serve -root {root}",
+				PracticeData: testPracticeData,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out bytes.Buffer
+			rep.WriteText(&out)
+			if diff := cmp.Diff(tt.wantFailed, rep.FailedIDs()); diff != "" {
+				t.Errorf("failed checks (-want +got):\n%s\nharness output:\n%s", diff, out.String())
+			}
+			for id, why := range tt.wantWhy {
+				for _, c := range rep.Checks {
+					if c.ID == id && !c.Passed && !strings.Contains(c.Failures[0], why) {
+						t.Errorf("check %d failed for another reason: %q (want %q)", id, c.Failures[0], why)
+					}
+				}
+			}
+			if _, err := os.Stat(rep.TempDir); !os.IsNotExist(err) {
+				t.Errorf("temp dir %s left behind", rep.TempDir)
+			}
+		})
+	}
+}
+
+var (
+	checkLineRe = regexp.MustCompile(`^(PASS|FAIL) [1-8] \S`)
+	finalLineRe = regexp.MustCompile(`^[0-8] passed, [0-8] failed$`)
+)
+
+// runScript runs scripts/acceptance.sh from the repository root.
+func runScript(t *testing.T, args ...string) (stdout string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", append([]string{"scripts/acceptance.sh"}, args...)...)
+	cmd.Dir = filepath.Join("..", "..")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("running script: %v\n%s", err, errb.String())
+	}
+	t.Logf("scripts/acceptance.sh %s → exit %d\n%s%s", strings.Join(args, " "), code, out.String(), errb.String())
+	return out.String(), code
+}
+
+// checkTextOutput asserts the output format: one line per check in order,
+// then exactly "N passed, M failed".
+func checkTextOutput(t *testing.T, out string) []string {
+	t.Helper()
+	var results []string
+	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
+	for _, l := range lines {
+		if checkLineRe.MatchString(l) {
+			results = append(results, l[:6])
+		}
+	}
+	want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}
+	var got []string
+	for _, r := range results {
+		got = append(got, r[5:6])
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("check lines (-want +got):\n%s", diff)
+	}
+	if last := lines[len(lines)-1]; !finalLineRe.MatchString(last) {
+		t.Errorf("last line %q is not \"N passed, M failed\"", last)
+	}
+	return results
+}
+
+// TestRepositoryServer runs scripts/acceptance.sh with no server argument:
+// it builds this repository's server and must pass all eight checks, and
+// --record must fill every completion-record field.
+func TestRepositoryServer(t *testing.T) {
+	touchServerSources(t)
+	record := filepath.Join(t.TempDir(), "record.md")
+	out, code := runScript(t, "--record", record)
+	checkTextOutput(t, out)
+	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), "8 passed, 0 failed") {
+		t.Fatalf("repository server: exit %d, want 0 and 8 passed", code)
+	}
+	if !strings.Contains(out, "# N2 passage in sample-notes.md") || !strings.Contains(out, "# as returned by the server") {
+		t.Errorf("output does not show the N2 passage beside the file's lines")
+	}
+	b, err := os.ReadFile(record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, field := range []string{
+		"**Server source created:** this repository's Go server",
+		"**Boundary tests run:** the eight acceptance checks",
+		"**Exact passage manually checked:** Pending",
+		"**Client and transport:** client: the acceptance harness's own MCP client, github.com/modelcontextprotocol/go-sdk v",
+		"transport: stdio",
+		"**Integration demonstrated:** check 8 PASS",
+		"**Unverified behavior:**",
+		"8 passed, 0 failed",
+	} {
+		if !strings.Contains(md, field) {
+			t.Errorf("record lacks %q", field)
+		}
+	}
+	if strings.Contains(md, "___") {
+		t.Errorf("record still has blank fields")
+	}
+}
+
+// touchServerSources stats every file the script builds from, so that
+// go test's result cache is invalidated when the server (which this test
+// builds in a subprocess) changes.
+func touchServerSources(t *testing.T) {
+	t.Helper()
+	root := filepath.Join("..", "..")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if p != root && (strings.HasPrefix(name, ".") || name == "node_modules" || name == "testdata") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if strings.HasSuffix(name, ".go") || name == "go.mod" || name == "go.sum" || name == "acceptance.sh" ||
+			strings.HasPrefix(filepath.ToSlash(p), "../../practice-data/") {
+			_, err = os.Stat(p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestScriptAgainstBrokenServer checks --server, --practice-data and --json
+// through the script, and that a failure gives a non-zero exit status.
+func TestScriptAgainstBrokenServer(t *testing.T) {
+	bin := fixtureBin(t, "banner-on-stdout")
+	data, err := filepath.Abs(testPracticeData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data)
+	checkTextOutput(t, out)
+	if code != 1 || !strings.Contains(out, "\nFAIL 8 ") || !strings.HasSuffix(strings.TrimSpace(out), "7 passed, 1 failed") {
+		t.Errorf("banner server: exit %d, want 1 with FAIL 8 and 7 passed, 1 failed", code)
+	}
+
+	out, code = runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data, "--json")
+	var rep harness.Report
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("--json output does not parse: %v", err)
+	}
+	if code != 1 || rep.Failed != 1 || rep.Passed != 7 {
+		t.Errorf("--json: exit %d, %d passed, %d failed; want 1, 7, 1", code, rep.Passed, rep.Failed)
+	}
+	if diff := cmp.Diff([]int{8}, rep.FailedIDs()); diff != "" {
+		t.Errorf("--json failed checks (-want +got):\n%s", diff)
+	}
+	for _, c := range rep.Checks {
+		if len(c.Exchanges) == 0 && c.ID != 7 {
+			t.Errorf("--json check %d carries no evidence", c.ID)
+		}
+	}
+}
+
+// TestNodeServer grades a server written in JavaScript with the official
+// TypeScript SDK, to show --server works for any language. Its results are
+// text only, so the harness's text grading is exercised too.
+func TestNodeServer(t *testing.T) {
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		t.Skip("SKIP: npm is not on PATH, so the Node.js --server demo (testdata/node-server) was not run; install Node.js and npm to run it")
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("SKIP: npm is present but node is not on PATH; the Node.js --server demo was not run")
+	}
+	deps, err := filepath.Abs(".node-demo") // git-ignored
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(deps, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"package.json", "package-lock.json", "server.mjs"} {
+		b, err := os.ReadFile(filepath.Join("testdata", "node-server", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(deps, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var pkg struct {
+		Dependencies map[string]string `json:"dependencies"`
+	}
+	b, _ := os.ReadFile(filepath.Join(deps, "package.json"))
+	if err := json.Unmarshal(b, &pkg); err != nil {
+		t.Fatal(err)
+	}
+	want := pkg.Dependencies["@modelcontextprotocol/sdk"]
+	if installedVersion(filepath.Join(deps, "node_modules", "@modelcontextprotocol", "sdk", "package.json")) != want {
+		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, npm, "ci", "--prefix", deps, "--no-audit", "--no-fund", "--loglevel=error")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("npm ci: %v\n%s", err, out)
+		}
+	}
+	if got := installedVersion(filepath.Join(deps, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); got != want {
+		t.Fatalf("installed @modelcontextprotocol/sdk %q, want %q", got, want)
+	}
+	data, err := filepath.Abs(testPracticeData)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, code := runScript(t, "--server", node+" "+filepath.Join(deps, "server.mjs")+" --root {root}", "--practice-data", data)
+	checkTextOutput(t, out)
+	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), "8 passed, 0 failed") {
+		t.Errorf("Node.js server: exit %d, want 0 and 8 passed", code)
+	}
+	if !strings.Contains(out, "graded on text content") {
+		t.Errorf("expected the text-content grading path for a server without structuredContent")
+	}
+}
+
+func installedVersion(pkgJSON string) string {
+	b, err := os.ReadFile(pkgJSON)
+	if err != nil {
+		return ""
+	}
+	var p struct {
+		Version string `json:"version"`
+	}
+	_ = json.Unmarshal(b, &p)
+	return p.Version
+}

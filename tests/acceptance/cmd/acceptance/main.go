@@ -1,0 +1,83 @@
+// Command acceptance runs the eight practice-notes acceptance checks against
+// any MCP server that speaks stdio and offers a search_notes tool.
+//
+//	acceptance --server 'python3 my_server.py --root {root}' [--record FILE] [--json]
+//
+// {root} is replaced by a practice root built in a fresh temp dir (also
+// exported as PRACTICE_NOTES_ROOT). It prints one line per check and a final
+// "N passed, M failed" line, and exits 1 when any check failed, 2 when the
+// run could not be set up. scripts/acceptance.sh is the usual entry point.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"practice-notes/tests/acceptance/harness"
+)
+
+func main() {
+	os.Exit(run())
+}
+
+func run() int {
+	fs := flag.NewFlagSet("acceptance", flag.ContinueOnError)
+	server := fs.String("server", "", "server command line; {root} is replaced by the practice root (required)")
+	practice := fs.String("practice-data", "practice-data", "directory copied into the practice root")
+	record := fs.String("record", "", "write the completion record (Markdown) to this file")
+	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
+	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
+	exitTimeout := fs.Duration("exit-timeout", 5*time.Second, "how long the server may take to exit after stdin closes")
+	protocol := fs.String("protocol-version", "", "force an MCP protocol version (default: the SDK's, falling back as needed)")
+	source := fs.String("server-source", "", "where the server's source lives, for the record")
+	keep := fs.Bool("keep", false, "keep the temp dir for inspection")
+	if err := fs.Parse(os.Args[1:]); err != nil {
+		return 2
+	}
+	if *server == "" || fs.NArg() > 0 {
+		fmt.Fprintln(os.Stderr, "usage: acceptance --server 'COMMAND {root}' [--practice-data DIR] [--record FILE] [--json]")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := harness.Run(ctx, harness.Config{
+		Server:          *server,
+		PracticeData:    *practice,
+		Timeout:         *timeout,
+		ExitTimeout:     *exitTimeout,
+		ProtocolVersion: *protocol,
+		ServerSource:    *source,
+		KeepTemp:        *keep,
+	})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance:", err)
+		return 2
+	}
+	if *asJSON {
+		enc := json.NewEncoder(os.Stdout)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(rep); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance:", err)
+			return 2
+		}
+	} else {
+		rep.WriteText(os.Stdout)
+	}
+	if *record != "" {
+		if err := os.WriteFile(*record, []byte(rep.Markdown()), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: writing record:", err)
+			return 2
+		}
+		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record)
+	}
+	if rep.Failed > 0 {
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,263 @@
+package harness
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestFindNoteParagraphs(t *testing.T) {
+	tests := []struct {
+		name    string
+		content string
+		want    []paragraph
+		wantErr string
+	}{
+		{
+			name:    "blank line after heading",
+			content: "# T\n\n## N1 · A\n\nsign-in elsewhere\n\n## N2 · B\n\nFirst line\nthe Sign-In step\n\nOther para\n## N3 · C\n\nsign-in again\n",
+			want:    []paragraph{{Text: "First line\nthe Sign-In step", StartLine: 9, EndLine: 10}},
+		},
+		{
+			name:    "no blank line after heading gives two readings",
+			content: "## N2 · B\nthe sign-in step\n",
+			want: []paragraph{
+				{Text: "the sign-in step", StartLine: 2, EndLine: 2},
+				{Text: "## N2 · B\nthe sign-in step", StartLine: 1, EndLine: 2},
+			},
+		},
+		{
+			name:    "CRLF line endings keep inner CR bytes",
+			content: "## N2 · B\r\n\r\nline one\r\nsign-in two\r\n\r\n",
+			want:    []paragraph{{Text: "line one\r\nsign-in two", StartLine: 3, EndLine: 4}},
+		},
+		{
+			name:    "N20 is not N2",
+			content: "## N20 · X\n\nsign-in\n",
+			wantErr: "no heading for note N2",
+		},
+		{
+			name:    "section without the phrase",
+			content: "## N2 · X\n\nnothing here\n\n## N3\n\nsign-in\n",
+			wantErr: "no paragraph containing",
+		},
+		{
+			name:    "deeper heading stays in the section",
+			content: "## N2 · X\n\nintro\n\n### detail\n\nthe sign-in detail\n\n## N3\n",
+			want: []paragraph{
+				{Text: "the sign-in detail", StartLine: 7, EndLine: 7},
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := findNoteParagraphs(tt.content, "N2", "sign-in")
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestClassifyStdoutLine(t *testing.T) {
+	tests := []struct {
+		line    string
+		ok      bool
+		violate bool
+	}{
+		{`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n", true, false},
+		{`[{"jsonrpc":"2.0","method":"x"},{"jsonrpc":"2.0","id":2,"result":1}]`, true, false},
+		{"\n", false, false},
+		{"practice-notes ready\n", false, true},
+		{`{"id":1,"result":{}}`, false, true},
+		{`{"jsonrpc":"1.0","id":1}`, false, true},
+		{`[]`, false, true},
+		{`[{"jsonrpc":"2.0","id":1},"x"]`, false, true},
+		{`{"jsonrpc":"2.0",`, false, true},
+	}
+	for _, tt := range tests {
+		ok, why := classifyStdoutLine([]byte(tt.line))
+		if ok != tt.ok || (why != "") != tt.violate {
+			t.Errorf("classify(%q) = %v, %q; want ok=%v violation=%v", tt.line, ok, why, tt.ok, tt.violate)
+		}
+	}
+}
+
+func TestScanIgnoresEchoesButNotCanaries(t *testing.T) {
+	base := "/tmp/pna-123"
+	r := &runner{lay: &layout{
+		Base:     base,
+		BaseReal: base,
+		Secrets: []secret{{
+			Label: "outside", Marker: "outsidemark-aa", Canary: "outsidemarkcanarybb", Checks: []int{4},
+		}},
+		OversizeMarker: "oversizemark-cc",
+		OversizeCanary: "oversizecanarydd",
+	}}
+	abs := base + "/elsewhere/secret.md"
+	tests := []struct {
+		name string
+		text string
+		sent []string
+		want []string
+	}{
+		{"echoed marker", `No notes matched "outsidemark-aa".`, []string{"outsidemark-aa"}, nil},
+		{"marker with canary", `outside.md: outsidemark-aa outsidemarkcanarybb`, []string{"outsidemark-aa"}, []string{"bytes of outside"}},
+		{"marker not asked for", `found outsidemark-aa`, []string{"sign-in"}, []string{"bytes of outside"}},
+		{"echoed absolute path", `No notes matched "` + abs + `".`, []string{abs}, nil},
+		{"echoed percent-encoded uri", `unknown resource ` + abs, []string{"practice-notes:///%2Ftmp%2Fpna-123%2Felsewhere%2Fsecret.md"}, nil},
+		{"root path revealed", `cannot read ` + base + `/root/x.md`, []string{"x.md"}, []string{"the temp dir's absolute path " + base}},
+		{"oversized canary", `oversizecanarydd`, nil, []string{"content of the oversized file "}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, h := range r.scan(tt.text, tt.sent) {
+				got = append(got, h.what)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestLongestVerbatimRun(t *testing.T) {
+	para := "After the reset, the sign-in form sent the user back to the login page."
+	tests := []struct {
+		texts []string
+		want  int
+	}{
+		{[]string{para}, 14},
+		{[]string{"… the sign-in form sent the user back …"}, 7},
+		{[]string{"sign-in"}, 1},
+		{[]string{"the login page"}, 0}, // no run through sign-in
+		{[]string{"the sign-in   form"}, 2},
+	}
+	for _, tt := range tests {
+		if got := longestVerbatimRun(para, "sign-in", tt.texts); got != tt.want {
+			t.Errorf("longestVerbatimRun(%q) = %d, want %d", tt.texts, got, tt.want)
+		}
+	}
+}
+
+func TestSnapshotDiff(t *testing.T) {
+	dir := t.TempDir()
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(filepath.Join(dir, "a.md"), []byte("one"), 0o644))
+	must(os.WriteFile(filepath.Join(dir, "b.md"), []byte("two"), 0o644))
+	must(os.Symlink("a.md", filepath.Join(dir, "link.md")))
+	old := time.Now().Add(-time.Hour)
+	for _, p := range []string{dir, filepath.Join(dir, "a.md"), filepath.Join(dir, "b.md")} {
+		must(os.Chtimes(p, old, old))
+	}
+	before, err := takeSnapshot(dir)
+	must(err)
+	if again, _ := takeSnapshot(dir); len(diffSnapshots(before, again)) != 0 {
+		t.Fatalf("unchanged tree reported changes: %v", diffSnapshots(before, again))
+	}
+
+	must(os.WriteFile(filepath.Join(dir, "a.md"), []byte("ONE"), 0o644))
+	must(os.Chtimes(filepath.Join(dir, "b.md"), time.Now(), time.Now()))
+	must(os.Remove(filepath.Join(dir, "link.md")))
+	must(os.WriteFile(filepath.Join(dir, "new.md"), nil, 0o644))
+	after, err := takeSnapshot(dir)
+	must(err)
+	got := diffSnapshots(before, after)
+	var kinds []string
+	for _, d := range got {
+		f := strings.Fields(d)
+		kinds = append(kinds, f[0]+" "+strings.TrimSuffix(f[1], ":"))
+	}
+	want := []string{"created new.md", "removed link.md", "changed a.md", "changed .", "changed b.md"}
+	if diff := cmp.Diff(want, kinds); diff != "" {
+		t.Errorf("(-want +got):\n%s\nfull: %v", diff, got)
+	}
+}
+
+func TestExpandCommand(t *testing.T) {
+	tests := []struct{ tmpl, root, want string }{
+		{"srv serve -root {root}", "/tmp/x/root", "srv serve -root /tmp/x/root"},
+		{"srv --root {root}", "/tmp/a b/root", "srv --root '/tmp/a b/root'"},
+		{"srv --root {root}", "/tmp/it's/root", `srv --root '/tmp/it'\''s/root'`},
+		{"srv", "/tmp/x", "srv"},
+	}
+	for _, tt := range tests {
+		if got := expandCommand(tt.tmpl, tt.root); got != tt.want {
+			t.Errorf("expandCommand(%q, %q) = %q, want %q", tt.tmpl, tt.root, got, tt.want)
+		}
+	}
+}
+
+func TestParseOurShape(t *testing.T) {
+	tests := []struct {
+		name   string
+		sc     any
+		ours   bool
+		null   bool
+		nMatch int
+	}{
+		{"ours", map[string]any{"matches": []any{map[string]any{"file": "a.md", "passage": "p"}}, "skipped": []any{}}, true, false, 1},
+		{"ours empty", map[string]any{"matches": []any{}}, true, false, 0},
+		{"ours null", map[string]any{"matches": nil}, true, true, 0},
+		{"other field names", map[string]any{"matches": []any{map[string]any{"path": "a.md", "text": "p"}}}, false, false, 0},
+		{"no matches key", map[string]any{"results": []any{}}, false, false, 0},
+		{"not an object", []any{1, 2}, false, false, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := parseOurShape(&mcp.CallToolResult{StructuredContent: tt.sc})
+			if ok != tt.ours {
+				t.Fatalf("ours = %v, want %v", ok, tt.ours)
+			}
+			if ok && (got.MatchesNull != tt.null || len(got.Matches) != tt.nMatch) {
+				t.Errorf("got null=%v matches=%d", got.MatchesNull, len(got.Matches))
+			}
+		})
+	}
+}
+
+func TestRootFileRefusesEscapes(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "root")
+	if err := os.MkdirAll(filepath.Join(root, "d"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "d", "ok.md"), []byte("fine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(base, "out.md"), []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../out.md", filepath.Join(root, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	l := &layout{Root: root}
+	if got, err := l.rootFile("d/ok.md"); err != nil || got != "fine" {
+		t.Errorf("rootFile(d/ok.md) = %q, %v", got, err)
+	}
+	for _, bad := range []string{"../out.md", "/etc/passwd", base + "/out.md", "link.md", `d\ok.md`, "", "d"} {
+		if got, err := l.rootFile(bad); err == nil {
+			t.Errorf("rootFile(%q) = %q, want an error", bad, got)
+		}
+	}
+}

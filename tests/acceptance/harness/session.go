@@ -1,0 +1,504 @@
+package harness
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Exchange is one request the harness sent and what came back.
+type Exchange struct {
+	Check    int      `json:"check"`
+	Method   string   `json:"method"`
+	Request  string   `json:"request"`
+	Reply    string   `json:"reply,omitempty"`
+	Error    string   `json:"error,omitempty"`
+	Millis   int64    `json:"ms"`
+	TimedOut bool     `json:"timedOut,omitempty"`
+	Leaks    []string `json:"leaks,omitempty"`
+	// Display is a compact rendering of the reply for the Markdown record.
+	Display string `json:"-"`
+
+	sent      []string // strings the request carried (echoes are not leaks)
+	replyText string   // everything the reply said, for scanning
+	result    *mcp.CallToolResult
+	resource  *mcp.ReadResourceResult
+}
+
+func (e *Exchange) failed() bool { return e.Error != "" }
+
+// capBuffer is a concurrency-safe buffer that keeps the first max bytes.
+type capBuffer struct {
+	mu      sync.Mutex
+	buf     bytes.Buffer
+	max     int
+	dropped int
+}
+
+func (b *capBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	room := b.max - b.buf.Len()
+	if room < len(p) {
+		if room > 0 {
+			b.buf.Write(p[:room])
+		}
+		b.dropped += len(p) - max(room, 0)
+		return len(p), nil
+	}
+	b.buf.Write(p)
+	return len(p), nil
+}
+
+func (b *capBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// stdoutTap reads the server's stdout line by line, records every byte, and
+// forwards only lines that are JSON-RPC messages to the SDK client. Anything
+// else (a banner, log output) is recorded as a violation and dropped, so the
+// remaining checks can still run and check 8 can report it.
+type stdoutTap struct {
+	pr *io.PipeReader
+	pw *io.PipeWriter
+
+	mu         sync.Mutex
+	raw        capBuffer
+	messages   int
+	violations []string
+	done       chan struct{}
+}
+
+func newStdoutTap(src io.Reader) *stdoutTap {
+	pr, pw := io.Pipe()
+	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: 64 << 20}, done: make(chan struct{})}
+	go t.loop(src)
+	return t
+}
+
+func (t *stdoutTap) loop(src io.Reader) {
+	defer close(t.done)
+	br := bufio.NewReaderSize(src, 64<<10)
+	forward := true
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			t.raw.Write(line)
+			ok, why := classifyStdoutLine(line)
+			t.mu.Lock()
+			if ok {
+				t.messages++
+			} else if why != "" {
+				t.violations = append(t.violations, why)
+			}
+			t.mu.Unlock()
+			if ok && forward {
+				if _, werr := t.pw.Write(line); werr != nil {
+					forward = false // client closed; keep draining and recording
+				}
+			}
+		}
+		if err != nil {
+			t.pw.Close()
+			return
+		}
+	}
+}
+
+func (t *stdoutTap) Read(p []byte) (int, error) { return t.pr.Read(p) }
+func (t *stdoutTap) Close() error               { return t.pr.Close() }
+
+func (t *stdoutTap) stats() (messages int, violations []string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.messages, append([]string(nil), t.violations...)
+}
+
+// classifyStdoutLine reports whether one stdout line is a JSON-RPC 2.0
+// message (or batch). Blank lines are neither messages nor violations.
+func classifyStdoutLine(line []byte) (ok bool, violation string) {
+	trimmed := bytes.TrimSpace(line)
+	if len(trimmed) == 0 {
+		return false, ""
+	}
+	bad := fmt.Sprintf("non-JSON-RPC stdout line: %q", truncateBytes(string(trimmed), 120))
+	isMsg := func(raw json.RawMessage) bool {
+		var m map[string]json.RawMessage
+		if json.Unmarshal(raw, &m) != nil {
+			return false
+		}
+		return string(m["jsonrpc"]) == `"2.0"`
+	}
+	switch trimmed[0] {
+	case '{':
+		if isMsg(trimmed) {
+			return true, ""
+		}
+	case '[':
+		var batch []json.RawMessage
+		if json.Unmarshal(trimmed, &batch) == nil && len(batch) > 0 {
+			for _, m := range batch {
+				if !isMsg(m) {
+					return false, bad
+				}
+			}
+			return true, ""
+		}
+	}
+	return false, bad
+}
+
+// session is one server process with a connected SDK client.
+type session struct {
+	check   int
+	cmd     *exec.Cmd
+	stdin   *os.File
+	cs      *mcp.ClientSession
+	tap     *stdoutTap
+	stderr  *capBuffer
+	timeout time.Duration
+
+	done    chan struct{} // closed when the process has exited
+	waitErr error
+	exitAt  time.Time
+
+	exchanges []*Exchange
+	connectMs int64
+}
+
+var safeArgRe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
+
+// expandCommand replaces {root} in the server command line, shell-quoting
+// the path when it holds characters the shell would interpret.
+func expandCommand(template, root string) string {
+	q := root
+	if !safeArgRe.MatchString(root) {
+		q = "'" + strings.ReplaceAll(root, "'", `'\''`) + "'"
+	}
+	return strings.ReplaceAll(template, "{root}", q)
+}
+
+type sessionConfig struct {
+	command         string
+	root            string
+	timeout         time.Duration
+	protocolVersion string
+}
+
+func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, error) {
+	cmd := shellCommand(expandCommand(cfg.command, cfg.root))
+	cmd.Env = append(os.Environ(), "PRACTICE_NOTES_ROOT="+cfg.root)
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: 1 << 20}, timeout: cfg.timeout, done: make(chan struct{})}
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	cmd.Stderr = s.stderr
+	cmd.WaitDelay = 2 * time.Second
+	if err := cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("starting server: %w", err)
+	}
+	inR.Close()
+	outW.Close()
+	go func() {
+		s.waitErr = cmd.Wait()
+		s.exitAt = time.Now()
+		close(s.done)
+	}()
+	s.tap = newStdoutTap(outR)
+	go func() { <-s.tap.done; outR.Close() }()
+
+	client := mcp.NewClient(&mcp.Implementation{Name: "practice-notes-acceptance", Version: "1.0.0"}, nil)
+	var opts *mcp.ClientSessionOptions
+	if cfg.protocolVersion != "" {
+		opts = &mcp.ClientSessionOptions{ProtocolVersion: cfg.protocolVersion}
+	}
+	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	defer cancel()
+	t0 := time.Now()
+	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: inW}, opts)
+	s.connectMs = time.Since(t0).Milliseconds()
+	if err != nil {
+		s.stop(2 * time.Second)
+		return s, fmt.Errorf("connecting (initialize/discover) failed after %d ms: %v%s", s.connectMs, err, s.stderrTail())
+	}
+	s.cs = cs
+	return s, nil
+}
+
+func (s *session) stderrTail() string {
+	e := strings.TrimSpace(s.stderr.String())
+	if e == "" {
+		return ""
+	}
+	lines := strings.Split(e, "\n")
+	if len(lines) > 3 {
+		lines = lines[len(lines)-3:]
+	}
+	return "; server stderr: " + clip(strings.Join(lines, " | "), 300)
+}
+
+// exitInfo describes how the process ended after its stdin was closed.
+type exitInfo struct {
+	OnItsOwn bool          // exited before the harness signalled it
+	After    time.Duration // from stdin close to exit
+	Code     int
+	Signal   string // "SIGTERM" or "SIGKILL" if the harness had to send one
+}
+
+// stop closes the client side (which closes the server's stdin), waits up
+// to grace for the process to exit, then terminates and kills its group.
+func (s *session) stop(grace time.Duration) exitInfo {
+	closedAt := time.Now()
+	if s.cs != nil {
+		closed := make(chan struct{})
+		go func() { _ = s.cs.Close(); close(closed) }()
+		select {
+		case <-closed:
+		case <-time.After(grace):
+		}
+	}
+	s.stdin.Close()
+	var info exitInfo
+	select {
+	case <-s.done:
+		info.OnItsOwn = true
+	case <-time.After(grace):
+		info.Signal = "SIGTERM"
+		signalGroup(s.cmd, false)
+		select {
+		case <-s.done:
+		case <-time.After(2 * time.Second):
+			info.Signal = "SIGKILL"
+			signalGroup(s.cmd, true)
+			<-s.done
+		}
+	}
+	info.After = s.exitAt.Sub(closedAt)
+	if s.cmd.ProcessState != nil {
+		info.Code = s.cmd.ProcessState.ExitCode()
+	}
+	select {
+	case <-s.tap.done:
+	case <-time.After(time.Second):
+		// Something in the server's process group still holds stdout open
+		// (a child of a wrapper shell): stop that group too.
+		signalGroup(s.cmd, true)
+		select {
+		case <-s.tap.done:
+		case <-time.After(2 * time.Second):
+		}
+	}
+	return info
+}
+
+func (s *session) record(ex *Exchange, t0 time.Time, ctx context.Context, err error) {
+	ex.Millis = time.Since(t0).Milliseconds()
+	if err != nil {
+		ex.Error = err.Error()
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			ex.TimedOut = true
+			ex.Error = fmt.Sprintf("no answer within %s (%v)", s.timeout, err)
+		}
+		ex.replyText = ex.Error
+	}
+	s.exchanges = append(s.exchanges, ex)
+}
+
+func marshal(v any) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Sprintf("<unencodable: %v>", err)
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// callSearch calls search_notes with one query.
+func (s *session) callSearch(ctx context.Context, query string) *Exchange {
+	args := map[string]any{"query": query}
+	ex := &Exchange{
+		Check:   s.check,
+		Method:  "tools/call",
+		Request: marshal(map[string]any{"name": "search_notes", "arguments": args}),
+		sent:    []string{query},
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	t0 := time.Now()
+	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: "search_notes", Arguments: args})
+	if err == nil {
+		ex.result = res
+		ex.Reply = marshal(res)
+		ex.Display = compactToolReply(res)
+		ex.replyText = toolText(res) + "\n" + ex.Reply
+	}
+	s.record(ex, t0, cctx, err)
+	return ex
+}
+
+// compactToolReply shows isError, structuredContent and each content block,
+// without repeating a text block that only mirrors structuredContent.
+func compactToolReply(res *mcp.CallToolResult) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "isError=%v", res.IsError)
+	var sc any
+	if res.StructuredContent != nil {
+		sc = normalizeJSON(res.StructuredContent)
+		b.WriteString(" structuredContent=" + marshal(sc))
+	}
+	for i, c := range res.Content {
+		t, ok := c.(*mcp.TextContent)
+		if !ok {
+			fmt.Fprintf(&b, " content[%d]=%s", i, marshal(c))
+			continue
+		}
+		var v any
+		if sc != nil && json.Unmarshal([]byte(t.Text), &v) == nil && marshal(v) == marshal(sc) {
+			fmt.Fprintf(&b, " content[%d]=text holding the same JSON as structuredContent", i)
+			continue
+		}
+		fmt.Fprintf(&b, " content[%d]=text %s", i, marshal(t.Text))
+	}
+	return b.String()
+}
+
+// toolText joins the text of every content block.
+func toolText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			parts = append(parts, c.Text)
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil {
+				parts = append(parts, c.Resource.Text, string(c.Resource.Blob))
+			}
+		case *mcp.ResourceLink:
+			parts = append(parts, c.URI, c.Name)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
+	ex := &Exchange{Check: s.check, Method: "tools/list", Request: "{}"}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	t0 := time.Now()
+	var tools []*mcp.Tool
+	var err error
+	for t, e := range s.cs.Tools(cctx, nil) {
+		if e != nil {
+			err = e
+			break
+		}
+		tools = append(tools, t)
+		if len(tools) > 1000 {
+			break
+		}
+	}
+	if err == nil {
+		ex.Reply = marshal(map[string]any{"tools": tools})
+		ex.replyText = ex.Reply
+	}
+	s.record(ex, t0, cctx, err)
+	return tools, ex
+}
+
+func (s *session) resourcesOffered() bool {
+	ir := s.cs.InitializeResult()
+	return ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil
+}
+
+func (s *session) listResources(ctx context.Context) ([]*mcp.Resource, *Exchange) {
+	ex := &Exchange{Check: s.check, Method: "resources/list", Request: "{}"}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	t0 := time.Now()
+	var list []*mcp.Resource
+	var err error
+	for r, e := range s.cs.Resources(cctx, nil) {
+		if e != nil {
+			err = e
+			break
+		}
+		list = append(list, r)
+		if len(list) > 1000 {
+			break
+		}
+	}
+	if err == nil {
+		ex.Reply = marshal(map[string]any{"resources": list})
+		ex.replyText = ex.Reply
+	}
+	s.record(ex, t0, cctx, err)
+	return list, ex
+}
+
+func (s *session) readResource(ctx context.Context, uri string, extraSent ...string) *Exchange {
+	ex := &Exchange{
+		Check:   s.check,
+		Method:  "resources/read",
+		Request: marshal(map[string]any{"uri": uri}),
+		sent:    append([]string{uri}, extraSent...),
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.timeout)
+	defer cancel()
+	t0 := time.Now()
+	res, err := s.cs.ReadResource(cctx, &mcp.ReadResourceParams{URI: uri})
+	if err == nil {
+		ex.resource = res
+		ex.Reply = marshal(res)
+		var parts []string
+		for _, c := range res.Contents {
+			if c != nil {
+				parts = append(parts, c.Text, string(c.Blob))
+			}
+		}
+		ex.replyText = strings.Join(parts, "\n") + "\n" + ex.Reply
+	}
+	s.record(ex, t0, cctx, err)
+	return ex
+}
+
+// resourceText returns the text of a successful read.
+func resourceText(ex *Exchange) string {
+	if ex.resource == nil {
+		return ""
+	}
+	var parts []string
+	for _, c := range ex.resource.Contents {
+		if c != nil {
+			parts = append(parts, c.Text+string(c.Blob))
+		}
+	}
+	return strings.Join(parts, "")
+}

@@ -1,0 +1,254 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// paragraph is a run of lines taken byte-for-byte from a file.
+type paragraph struct {
+	Text      string
+	StartLine int // 1-based
+	EndLine   int
+}
+
+type lineSpan struct {
+	start, end int // byte offsets; end excludes the newline
+	num        int
+}
+
+func splitLineSpans(s string) []lineSpan {
+	var spans []lineSpan
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '\n' {
+			if i == len(s) && start == len(s) {
+				break
+			}
+			spans = append(spans, lineSpan{start, i, len(spans) + 1})
+			start = i + 1
+		}
+	}
+	return spans
+}
+
+var headingRe = regexp.MustCompile(`^(#{1,6})[ \t]`)
+
+func headingLevel(line string) int {
+	m := headingRe.FindStringSubmatch(line)
+	if m == nil {
+		return 0
+	}
+	return len(m[1])
+}
+
+func isBlank(line string) bool { return strings.TrimSpace(line) == "" }
+
+// findNoteParagraphs finds the section headed by note id (for example
+// "## N2 · Title") and returns the paragraphs in it that contain needle,
+// case-insensitively. It returns up to two readings of the paragraph: split
+// at blank lines and headings, and split at blank lines only (which keeps a
+// heading that has no blank line after it). A server may use either.
+func findNoteParagraphs(content, id, needle string) ([]paragraph, error) {
+	idRe := regexp.MustCompile(`^#{1,6}[ \t]+` + regexp.QuoteMeta(id) + `\b`)
+	spans := splitLineSpans(content)
+	line := func(sp lineSpan) string { return content[sp.start:sp.end] }
+	head := -1
+	for i, sp := range spans {
+		if idRe.MatchString(line(sp)) {
+			head = i
+			break
+		}
+	}
+	if head < 0 {
+		return nil, fmt.Errorf("no heading for note %s", id)
+	}
+	level := headingLevel(line(spans[head]))
+	end := len(spans)
+	for i := head + 1; i < len(spans); i++ {
+		if lv := headingLevel(line(spans[i])); lv > 0 && lv <= level {
+			end = i
+			break
+		}
+	}
+	lowNeedle := strings.ToLower(needle)
+	var out []paragraph
+	seen := map[string]bool{}
+	for _, splitAtHeadings := range []bool{true, false} {
+		from := head + 1
+		if !splitAtHeadings {
+			from = head
+		}
+		var cur []lineSpan
+		flush := func() {
+			if len(cur) == 0 {
+				return
+			}
+			p := paragraph{
+				Text:      content[cur[0].start:cur[len(cur)-1].end],
+				StartLine: cur[0].num,
+				EndLine:   cur[len(cur)-1].num,
+			}
+			p.Text = strings.TrimSuffix(p.Text, "\r")
+			if strings.Contains(strings.ToLower(p.Text), lowNeedle) && !seen[p.Text] {
+				seen[p.Text] = true
+				out = append(out, p)
+			}
+			cur = nil
+		}
+		for i := from; i < end; i++ {
+			l := line(spans[i])
+			switch {
+			case isBlank(l):
+				flush()
+			case splitAtHeadings && headingLevel(l) > 0:
+				flush()
+			default:
+				cur = append(cur, spans[i])
+			}
+		}
+		flush()
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("note %s has no paragraph containing %q", id, needle)
+	}
+	return out, nil
+}
+
+// samePassage reports whether a returned passage equals an expected one,
+// ignoring only a trailing line ending.
+func samePassage(got, want string) bool {
+	return strings.TrimRight(got, "\r\n") == strings.TrimRight(want, "\r\n")
+}
+
+var wordRe = regexp.MustCompile(`\S+`)
+
+// longestVerbatimRun returns the number of words in the longest run of
+// consecutive words of para that contains the word containing needle and
+// appears byte-for-byte in one of texts.
+func longestVerbatimRun(para, needle string, texts []string) int {
+	words := wordRe.FindAllStringIndex(para, -1)
+	lowNeedle := strings.ToLower(needle)
+	best := 0
+	for k, w := range words {
+		if !strings.Contains(strings.ToLower(para[w[0]:w[1]]), lowNeedle) {
+			continue
+		}
+		for i := k; i >= 0; i-- {
+			for j := len(words) - 1; j >= k; j-- {
+				if j-i+1 <= best {
+					break
+				}
+				run := para[words[i][0]:words[j][1]]
+				for _, t := range texts {
+					if strings.Contains(t, run) {
+						best = j - i + 1
+						break
+					}
+				}
+			}
+		}
+	}
+	return best
+}
+
+// jsonStrings returns every string value found in v (recursively).
+func jsonStrings(v any) []string {
+	var out []string
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			out = append(out, x)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			keys := make([]string, 0, len(x))
+			for k := range x {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				walk(x[k])
+			}
+		}
+	}
+	walk(v)
+	return out
+}
+
+// expandTexts returns s plus, when s is JSON, every string inside it.
+func expandTexts(s string) []string {
+	out := []string{s}
+	var v any
+	if json.Unmarshal([]byte(s), &v) == nil {
+		out = append(out, jsonStrings(v)...)
+	}
+	return out
+}
+
+// echoForms returns the forms in which a server might echo a string the
+// harness sent: as sent, JSON-escaped, and percent-decoded.
+func echoForms(s string) []string {
+	forms := []string{s}
+	if b, err := json.Marshal(s); err == nil {
+		forms = append(forms, strings.Trim(string(b), `"`))
+	}
+	if u, err := url.PathUnescape(s); err == nil && u != s {
+		forms = append(forms, u)
+	}
+	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
+		forms = append(forms, u.Path, strings.TrimPrefix(u.Path, "/"))
+		if u.Opaque != "" {
+			forms = append(forms, u.Opaque)
+		}
+	}
+	return forms
+}
+
+// stripEchoes removes from text every echo of the strings the harness sent,
+// longest first, so that a reply repeating the caller's own input is not
+// mistaken for a leak.
+func stripEchoes(text string, sent []string) string {
+	var forms []string
+	for _, s := range sent {
+		for _, f := range echoForms(s) {
+			if len(f) >= 4 {
+				forms = append(forms, f)
+			}
+		}
+	}
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	for _, f := range forms {
+		text = strings.ReplaceAll(text, f, "\x00")
+	}
+	return text
+}
+
+// clip shortens s for one-line output.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// truncateBytes bounds evidence stored in records.
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
+}
