@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -193,6 +194,8 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	if uri == "" {
 		uri = r.resourcePrefix(list) + r.lay.ValidRel
 		c.note("%s was not in resources/list (%d resources); read %s", r.lay.ValidRel, len(list), uri)
+	} else {
+		c.note("the resource URI was taken from resources/list")
 	}
 	rex := s.readResource(ctx, uri)
 	if !answered(c, rex) {
@@ -479,6 +482,32 @@ func (r *runner) check7(before snapshot) {
 	if answered == 0 {
 		c.fail("no call was answered, so an unchanged tree proves nothing")
 	}
+	paths := make([]string, 0, len(before))
+	for p := range before {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		st := before[p]
+		line := fmt.Sprintf("%-8s %-44s mtime %s", st.Kind, p, st.MTime.UTC().Format("15:04:05.000000000"))
+		switch st.Kind {
+		case "file":
+			line += fmt.Sprintf(" %7d B sha256 %.16s…", st.Size, st.SHA256)
+		case "symlink":
+			line += " -> " + st.Target
+		}
+		if a, ok := after[p]; ok && a.SHA256 == st.SHA256 && a.MTime.Equal(st.MTime) && a.Target == st.Target {
+			line += "  unchanged"
+		} else {
+			line += "  CHANGED"
+		}
+		c.Evidence = append(c.Evidence, line)
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			c.Evidence = append(c.Evidence, "created  "+p)
+		}
+	}
 	f, d, l := before.counts()
 	c.Summary = fmt.Sprintf("sha256, mtime, mode and presence of %d files, %d directories and %d symlinks inside and outside the root unchanged after %d calls", f, d, l, len(r.allExchanges))
 }
@@ -494,6 +523,17 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 			how = "initialize handshake"
 		}
 		parts = append(parts, fmt.Sprintf("separate process, %s → protocol %s in %d ms", how, ir.ProtocolVersion, s.connectMs))
+		method := "initialize"
+		if how == "handshake" {
+			method = "server/discover"
+		}
+		c.Exchanges = append(c.Exchanges, &Exchange{
+			Check:   8,
+			Method:  method,
+			Request: marshal(map[string]any{"protocolVersion": s.requested, "clientInfo": map[string]string{"name": "practice-notes-acceptance"}}),
+			Reply:   marshal(ir),
+			Millis:  s.connectMs,
+		})
 	}
 	tools, lex := s.listTools(ctx)
 	if answered(c, lex) {
@@ -531,6 +571,13 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 	}
 	info := s.stop(r.cfg.ExitTimeout)
 	r.rep.ExitAfterMs, r.rep.ExitCode = info.After.Milliseconds(), info.Code
+	if info.OnItsOwn {
+		c.Evidence = append(c.Evidence, fmt.Sprintf("client closed the server's stdin; the process exited by itself after %d ms with status %d", info.After.Milliseconds(), info.Code))
+	} else {
+		c.Evidence = append(c.Evidence, fmt.Sprintf("client closed the server's stdin; the process was still running after %s and got %s", r.cfg.ExitTimeout, info.Signal))
+	}
+	msgsSeen, _ := s.tap.stats()
+	c.Evidence = append(c.Evidence, fmt.Sprintf("this process wrote %d stdout lines, each a JSON-RPC 2.0 message; stderr had %d bytes", msgsSeen, len(s.stderr.String())))
 	switch {
 	case !info.OnItsOwn:
 		c.fail("process still running %s after stdin closed; harness sent %s", r.cfg.ExitTimeout, info.Signal)

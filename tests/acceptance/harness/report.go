@@ -199,6 +199,9 @@ func (r *Report) Markdown() string {
 		if len(c.Failures)+len(c.Notes) > 0 || c.ShapeDependent != "" {
 			p("\n")
 		}
+		if len(c.Evidence) > 0 {
+			p("Observed:\n\n~~~~~~\n%s\n~~~~~~\n\n", strings.Join(c.Evidence, "\n"))
+		}
 		if len(c.Exchanges) > 0 {
 			p("Evidence (request sent, reply received):\n\n~~~~~~\n")
 			for _, ex := range c.Exchanges {
@@ -240,7 +243,7 @@ func upperFirst(s string) string {
 func (r *Report) unverified() []string {
 	out := []string{
 		"No AI desktop or hosted client (for example Claude Desktop or an IDE) was connected: their configuration, tool-approval prompts and how they present results are untested, and integration with them is pending.",
-		"Only local stdio was exercised. The server is not a remotely reachable HTTPS connector, and no HTTP transport was tested.",
+		"Only local stdio was exercised: no HTTP transport (loopback or remote HTTPS) was tested, and a local stdio server is not a remotely reachable HTTPS connector.",
 		fmt.Sprintf("Not exercised by this run: case-insensitive matching, unreadable (permission-denied) files, hard links to outside files, FIFOs and other special files, invalid UTF-8 or NUL bytes in notes, files or directories swapped for symlinks while a search runs, more than 20 skipped files, concurrent or cancelled calls, malformed JSON-RPC input, and operating systems other than %s.", runtime.GOOS),
 		"The N2 passage was compared byte-for-byte by the harness only; the manual comparison is pending (see above).",
 	}

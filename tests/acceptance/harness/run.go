@@ -55,14 +55,17 @@ var Titles = map[int]string{
 
 // CheckResult is the outcome of one check.
 type CheckResult struct {
-	ID             int         `json:"id"`
-	Title          string      `json:"title"`
-	Passed         bool        `json:"passed"`
-	Summary        string      `json:"summary"`
-	Failures       []string    `json:"failures,omitempty"`
-	Notes          []string    `json:"notes,omitempty"`
-	ShapeDependent string      `json:"shapeDependent,omitempty"`
-	Exchanges      []*Exchange `json:"exchanges,omitempty"`
+	ID             int      `json:"id"`
+	Title          string   `json:"title"`
+	Passed         bool     `json:"passed"`
+	Summary        string   `json:"summary"`
+	Failures       []string `json:"failures,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
+	ShapeDependent string   `json:"shapeDependent,omitempty"`
+	// Evidence holds observations that are not request/reply pairs
+	// (file states, process exit).
+	Evidence  []string    `json:"evidence,omitempty"`
+	Exchanges []*Exchange `json:"exchanges,omitempty"`
 
 	cross []string
 }
@@ -386,9 +389,6 @@ func (r *runner) applyGlobal() {
 				}
 			}
 		}
-	}
-	if r.rep.ResourcesOffered {
-		r.checks[3].ShapeDependent = strings.TrimSpace(r.checks[3].ShapeDependent + " resources: URIs derived from resources/list")
 	}
 }
 

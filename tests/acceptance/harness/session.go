@@ -178,6 +178,7 @@ type session struct {
 
 	exchanges []*Exchange
 	connectMs int64
+	requested string // protocol version asked for ("" = SDK default)
 }
 
 var safeArgRe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
@@ -212,7 +213,10 @@ func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, 
 		inW.Close()
 		return nil, err
 	}
-	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: 1 << 20}, timeout: cfg.timeout, done: make(chan struct{})}
+	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: 1 << 20}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
+	if s.requested == "" {
+		s.requested = "SDK default"
+	}
 	cmd.Stdin = inR
 	cmd.Stdout = outW
 	cmd.Stderr = s.stderr
