@@ -78,8 +78,9 @@ func configCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	if isGoRunBuild(exe) {
 		exe = installedPath()
-		fmt.Fprintf(stderr, `practice-notes: this is a temporary "go run" build, deleted when it exits,
-so a client cannot start it. Install the binary first, from the repository:
+		fmt.Fprintf(stderr, `practice-notes: this binary is a "go run" build in a temporary or cache
+folder that Go may delete at any time, so a client config must not name it.
+Install the binary first, from the repository:
 
     go install .
 

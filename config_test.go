@@ -187,7 +187,7 @@ func TestConfigGoRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("go run . config: %v\n%s", err, stderr.String())
 	}
-	if !strings.Contains(stderr.String(), `temporary "go run" build`) || !strings.Contains(stderr.String(), "go install .") {
+	if !strings.Contains(stderr.String(), `a "go run" build`) || !strings.Contains(stderr.String(), "go install .") {
 		t.Errorf("stderr does not explain the go run build:\n%s", stderr.String())
 	}
 	if !strings.Contains(string(out), `"command": "/opt/learner/bin/practice-notes"`) {

@@ -94,6 +94,7 @@ func (ns *notesServer) readNote(ctx context.Context, req *mcp.ReadResourceReques
 		return nil, readRefusal(err)
 	}
 	return &mcp.ReadResourceResult{
+		Cacheable: mcp.Cacheable{CacheScope: "private"}, // as for the list
 		Contents: []*mcp.ResourceContents{{
 			URI:      noteURI(name),
 			MIMEType: noteMIMEType(name),
