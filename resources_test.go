@@ -211,6 +211,7 @@ func TestReadNoteRefusals(t *testing.T) {
 		{"malformed escape", "practice-notes:///%zz.md", mcp.CodeResourceNotFound, notFound},
 		{"invalid UTF-8", "practice-notes:///%ff.md", jsonrpc.CodeInvalidParams, "invalid note URI: the path is not valid UTF-8"},
 		{"query", "practice-notes:///a.md?x=..%2F", jsonrpc.CodeInvalidParams, "invalid note URI: a query or fragment is not allowed"},
+		{"fragment", "practice-notes:///a.md#..%2F", jsonrpc.CodeInvalidParams, "invalid note URI: a query or fragment is not allowed"},
 		{"symlink out", "practice-notes:///link.md", jsonrpc.CodeInvalidParams, "note refused: symbolic link (not followed)"},
 		{"symlink in", "practice-notes:///inside-link.md", jsonrpc.CodeInvalidParams, "note refused: symbolic link (not followed)"},
 		{"symlinked directory", "practice-notes:///linkdir/secret.md", jsonrpc.CodeInvalidParams, "note refused: symbolic link (not followed)"},
