@@ -1,0 +1,124 @@
+package search
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"practice-notes/boundary"
+	"practice-notes/internal/corpus"
+)
+
+// Benchmarks of the engine. They are not timed tests: `go test ./...` only
+// compiles them; run them with
+//
+//	go test -run '^$' -bench . -benchmem ./search/
+//
+// Each reports bytes of note text scanned per second and allocations per
+// operation.
+
+// benchQueries are the phrases measured: one absent from the corpus, one
+// planted in it (with whitespace between its words), one with non-ASCII
+// letters, and one with whitespace that matches often.
+var benchQueries = []struct{ name, query string }{
+	{"absent", corpus.Absent},
+	{"present", corpus.Planted},
+	{"nonascii", corpus.NonASCII},
+	{"whitespace", "the  checklist"},
+}
+
+// BenchmarkFind measures matching alone, on one 60 KB note in memory that
+// holds the planted phrase once.
+func BenchmarkFind(b *testing.B) {
+	text := corpus.Text(1, 60000, 0)
+	for _, bq := range benchQueries {
+		q, err := ParseQuery(bq.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bq.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			b.ReportAllocs()
+			for b.Loop() {
+				Find(text, q, MaxMatches)
+			}
+		})
+	}
+}
+
+// BenchmarkRun measures a whole call: walking a generated folder of 200
+// notes of 20 KB, reading each afresh and matching.
+func BenchmarkRun(b *testing.B) {
+	dir := b.TempDir()
+	info, err := corpus.Generate(dir, corpus.Options{Files: 200, Size: 20000, Seed: 1, K: 8})
+	if err != nil {
+		b.Fatal(err)
+	}
+	root, err := boundary.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	ctx := context.Background()
+	for _, bq := range benchQueries {
+		q, err := ParseQuery(bq.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bq.name, func(b *testing.B) {
+			b.SetBytes(info.Bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(ctx, root, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkRunDir measures a whole call on the folder named by
+// $PRACTICE_NOTES_BENCH_DIR (for example one made by tests/gencorpus), to
+// profile the engine on a large corpus:
+//
+//	PRACTICE_NOTES_BENCH_DIR=/tmp/corpus go test -run '^$' -bench RunDir -cpuprofile cpu.out ./search/
+//
+// It is skipped when the variable is not set.
+func BenchmarkRunDir(b *testing.B) {
+	dir := os.Getenv("PRACTICE_NOTES_BENCH_DIR")
+	if dir == "" {
+		b.Skip("PRACTICE_NOTES_BENCH_DIR is not set")
+	}
+	root, err := boundary.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	var size int64
+	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if info, err := d.Info(); err == nil {
+				size += info.Size()
+			}
+		}
+		return nil
+	})
+	ctx := context.Background()
+	for _, bq := range benchQueries[:2] {
+		q, err := ParseQuery(bq.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(bq.name, func(b *testing.B) {
+			b.SetBytes(size)
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Run(ctx, root, q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
