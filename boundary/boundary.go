@@ -27,6 +27,7 @@
 package boundary
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -35,6 +36,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -185,6 +187,15 @@ func IsNoteName(name string) bool {
 // ReadFile returns the contents of the note called name, a slash-separated
 // path relative to the root. A refusal is an [*Error].
 func (r *Root) ReadFile(ctx context.Context, name string) ([]byte, error) {
+	return r.ReadFileBuffer(ctx, name, nil)
+}
+
+// ReadFileBuffer is [Root.ReadFile] reading into buf's storage when it is
+// large enough, so that a caller can reuse one buffer for many notes. With
+// a capacity of at least [MaxFileSize]+1 it never allocates; otherwise the
+// contents are read into new memory. The result aliases buf when it fits, so
+// it is only valid until buf is reused. Every check of ReadFile applies.
+func (r *Root) ReadFileBuffer(ctx context.Context, name string, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -202,12 +213,12 @@ func (r *Root) ReadFile(ctx context.Context, name string) ([]byte, error) {
 			return nil, refuse(name, ErrSymlink, nil)
 		}
 	}
-	return r.readFile(name, native)
+	return r.readFile(name, native, buf)
 }
 
 // readFile opens native without blocking and checks the opened file itself,
 // so what is read is what was checked.
-func (r *Root) readFile(name, native string) ([]byte, error) {
+func (r *Root) readFile(name, native string, buf []byte) ([]byte, error) {
 	linfo, err := r.root.Lstat(native)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
@@ -233,28 +244,44 @@ func (r *Root) readFile(name, native string) ([]byte, error) {
 	if !os.SameFile(info, linfo) {
 		return nil, refuse(name, ErrSymlink, nil)
 	}
-	buf := make([]byte, info.Size()+1)
-	n, err := io.ReadFull(io.LimitReader(f, MaxFileSize+1), buf[:min(len(buf), MaxFileSize+1)])
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+	if cap(buf) <= MaxFileSize {
+		// No reusable buffer: size a new one to the file, plus one byte to
+		// see the end of the file (or that it grew) without another call.
+		buf = make([]byte, 0, info.Size()+1)
+	}
+	data, err := readLimited(f, buf[:0])
+	if err != nil {
 		return nil, refuse(name, ErrUnreadable, err)
 	}
-	if n == len(buf) && n <= MaxFileSize {
-		// The file grew after Stat; read on, still within the limit.
-		rest, err := io.ReadAll(io.LimitReader(f, int64(MaxFileSize+1-n)))
-		if err != nil {
-			return nil, refuse(name, ErrUnreadable, err)
-		}
-		buf = append(buf[:n], rest...)
-		n = len(buf)
-	}
-	if n > MaxFileSize {
+	if len(data) > MaxFileSize {
 		return nil, refuse(name, ErrTooLarge, nil)
 	}
-	data := buf[:n]
 	if !IsText(data) {
 		return nil, refuse(name, ErrNotText, nil)
 	}
 	return data, nil
+}
+
+// readLimited appends f's contents to buf until the end of the file or until
+// buf holds MaxFileSize+1 bytes, whichever comes first, so a file that grows
+// after it was checked is never read past the limit. It grows buf only when
+// the file is longer than buf's capacity.
+func readLimited(f *os.File, buf []byte) ([]byte, error) {
+	for len(buf) <= MaxFileSize {
+		if len(buf) == cap(buf) {
+			// The file grew after Stat; read on, still within the limit.
+			buf = slices.Grow(buf, min(max(len(buf), 512), MaxFileSize+1-len(buf)))
+		}
+		n, err := f.Read(buf[len(buf):min(cap(buf), MaxFileSize+1)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return buf, nil
 }
 
 // checkInfo applies the file rules to one stat result.
@@ -287,12 +314,7 @@ func classify(err error) error {
 
 // IsText reports whether data is valid UTF-8 without NUL bytes.
 func IsText(data []byte) bool {
-	for _, b := range data {
-		if b == 0 {
-			return false
-		}
-	}
-	return utf8.Valid(data)
+	return bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
 }
 
 // Skipped is a file a walk or a read did not return, with the reason.

@@ -1,0 +1,73 @@
+package boundary
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// ReadFileBuffer reads into the caller's buffer, with every check of
+// ReadFile.
+func TestReadFileBuffer(t *testing.T) {
+	base, rootDir := fixture(t)
+	atLimit := strings.Repeat("a", MaxFileSize-1) + "\n"
+	write(t, filepath.Join(rootDir, "limit.md"), atLimit)
+	write(t, filepath.Join(rootDir, "over.md"), atLimit+"b")
+	write(t, filepath.Join(rootDir, "nul.md"), "a\x00b\n")
+	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(rootDir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, rootDir)
+	ctx := context.Background()
+	big := make([]byte, 0, MaxFileSize+1)
+	for _, buf := range [][]byte{big, make([]byte, 3), nil} {
+		for _, name := range []string{"a.md", "sub/b.txt", "limit.md"} {
+			want, err := r.ReadFile(ctx, name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := r.ReadFileBuffer(ctx, name, buf)
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("ReadFileBuffer(%q, cap %d) = %d bytes, %v; want %d bytes", name, cap(buf), len(got), err, len(want))
+			}
+			if cap(buf) > MaxFileSize && len(got) > 0 && &got[0] != &buf[:1][0] {
+				t.Errorf("ReadFileBuffer(%q) did not use the buffer it was given", name)
+			}
+		}
+		for name, reason := range map[string]error{"over.md": ErrTooLarge, "nul.md": ErrNotText, "link.md": ErrSymlink, "../outside.md": ErrInvalidName} {
+			got, err := r.ReadFileBuffer(ctx, name, buf)
+			if !errors.Is(err, reason) || got != nil {
+				t.Errorf("ReadFileBuffer(%q, cap %d) = %q, %v; want %v", name, cap(buf), got, err, reason)
+			}
+		}
+	}
+}
+
+// readLimited reads a file that is longer than its buffer, as one that grew
+// after it was checked, but never past the limit.
+func TestReadLimitedGrowth(t *testing.T) {
+	dir := t.TempDir()
+	for _, size := range []int{0, 1, 5000, MaxFileSize, MaxFileSize + 1, 3 * MaxFileSize} {
+		p := filepath.Join(dir, "f")
+		content := bytes.Repeat([]byte("x"), size)
+		if err := os.WriteFile(p, content, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range []int{0, 7, size + 1, MaxFileSize + 1} {
+			f, err := os.Open(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := readLimited(f, make([]byte, 0, c))
+			f.Close()
+			want := min(size, MaxFileSize+1)
+			if err != nil || len(got) != want {
+				t.Errorf("size %d, cap %d: read %d bytes, %v; want %d", size, c, len(got), err, want)
+			}
+		}
+	}
+}
