@@ -23,12 +23,31 @@ type Passage struct {
 // lines, and a Markdown heading line is a paragraph of its own; each
 // paragraph yields at most one passage however many matches it holds, and a
 // match never extends beyond its paragraph.
+//
+// Candidates are found by the query's anchor rune (see Query.chooseAnchor):
+// every byte that can start a rune folding to it is looked for with
+// [bytes.IndexByte]. From an anchor, the runes and gaps before it are
+// matched backwards, which gives the only position a match through that
+// anchor can start at; the whole match is then checked forwards from there,
+// exactly as if every position had been tried. Matches are met in the order
+// of their starts, since two matches cannot hold one another's anchor (each
+// match holds the same number of non-space runes). Find does not allocate
+// unless it returns passages.
 func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 	var (
 		lines lineCounter
-		ids   = idScanner{id: frontMatterID(text)}
+		ids   idScanner
+		c     = newCursor(q.lead)
+		from  int // no match may start before from
 	)
-	for i := q.next(text, 0); i >= 0; i = q.next(text, i+1) {
+	for a := c.next(text, 0); a >= 0; a = c.next(text, a+1) {
+		if !q.plausible(text, a) {
+			continue
+		}
+		i, ok := q.startFor(text, a)
+		if !ok || i < from {
+			continue
+		}
 		end, ok := q.matchAt(text, i)
 		if !ok {
 			continue
@@ -46,20 +65,108 @@ func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 			p.Clipped = true
 		}
 		passages = append(passages, p)
-		i = pe // one passage per paragraph
+		from = pe + 1 // one passage per paragraph
+		if a < pe {
+			a = pe
+		}
 	}
 	return passages, false
 }
 
-// next returns the first offset at or after from where a rune that folds to
-// the query's first rune may start, or -1.
-func (q *Query) next(text []byte, from int) int {
-	for i := from; i < len(text); i++ {
-		if q.first[text[i]] {
-			return i
+// cursor finds, in increasing order, the offsets of a text that hold one of
+// up to four bytes, remembering for each byte where it occurs next so that no
+// byte of the text is scanned twice for the same value.
+type cursor struct {
+	n    int
+	b    [4]byte
+	at   [4]int // next offset of b[k] at or after from[k], or -1
+	from [4]int // where next[k] was searched from
+}
+
+func newCursor(lead []byte) cursor {
+	var c cursor
+	c.n = copy(c.b[:], lead)
+	for k := range c.n {
+		c.from[k] = -1
+	}
+	return c
+}
+
+// next returns the smallest offset at or after from whose byte is one of the
+// cursor's, or -1. Calls must not decrease from.
+func (c *cursor) next(text []byte, from int) int {
+	best := -1
+	for k := 0; k < c.n; k++ {
+		if c.from[k] < 0 || (c.at[k] >= 0 && c.at[k] < from) {
+			c.from[k] = from
+			c.at[k] = -1
+			if from < len(text) {
+				if j := bytes.IndexByte(text[from:], c.b[k]); j >= 0 {
+					c.at[k] = from + j
+				}
+			}
+		}
+		if n := c.at[k]; n >= 0 && (best < 0 || n < best) {
+			best = n
 		}
 	}
-	return -1
+	return best
+}
+
+// plausible is a quick test of the bytes on either side of an ASCII anchor
+// at offset a: false means no match can hold this anchor.
+func (q *Query) plausible(text []byte, a int) bool {
+	if text[a] >= utf8.RuneSelf {
+		return true
+	}
+	if q.needBefore && (a == 0 || !q.before[text[a-1]]) {
+		return false
+	}
+	if !q.needAfter {
+		return true
+	}
+	return a+1 < len(text) && q.after[text[a+1]]
+}
+
+// startFor returns where a match whose anchor rune starts at offset a would
+// have to start: the runes before the anchor are matched backwards, and each
+// gap backwards over spaces, tabs and line breaks. It reports false when they
+// do not match; a true answer is still to be checked with matchAt.
+func (q *Query) startFor(text []byte, a int) (int, bool) {
+	j := a
+	for w, r := q.anchorWord, q.anchorRune; ; {
+		word := q.words[w]
+		for ri := r - 1; ri >= 0; ri-- {
+			if j == 0 {
+				return 0, false
+			}
+			c, size := rune(text[j-1]), 1
+			if c >= utf8.RuneSelf {
+				c, size = utf8.DecodeLastRune(text[:j])
+			}
+			if fold(c) != word[ri] {
+				return 0, false
+			}
+			j -= size
+		}
+		if w == 0 {
+			return j, true
+		}
+		k := j
+		for k > 0 && isGapByte(text[k-1]) {
+			k--
+		}
+		if k == j {
+			return 0, false
+		}
+		j = k
+		w--
+		r = len(q.words[w])
+	}
+}
+
+func isGapByte(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
 // matchAt reports whether q matches text starting at offset i, and where the
@@ -231,18 +338,24 @@ func (c *lineCounter) at(text []byte, i int) int {
 // passage is that of the nearest heading at or above it whose text starts
 // with an ID token; without one it is the front matter's "id:".
 type idScanner struct {
-	off int
-	id  string
+	started bool
+	off     int
+	id      string // the ID in force at off, as last returned
+	tok     []byte // the ID token of the last ID heading, not yet in id
 }
 
 func (s *idScanner) at(text []byte, ps int) string {
+	if !s.started {
+		s.started = true
+		s.id = frontMatterID(text)
+	}
 	// s.off is the first line not yet scanned; scan up to and including the
 	// passage's own first line.
 	for s.off <= ps && s.off < len(text) {
 		le := lineEnd(text, s.off)
 		if h, ok := headingText(text[s.off:le]); ok {
-			if id := idToken(h); id != "" {
-				s.id = id
+			if tok := idToken(h); tok != nil {
+				s.tok = tok
 			}
 		}
 		nl := bytes.IndexByte(text[s.off:], '\n')
@@ -252,20 +365,26 @@ func (s *idScanner) at(text []byte, ps int) string {
 		}
 		s.off += nl + 1
 	}
+	if s.tok != nil {
+		if s.id != string(s.tok) {
+			s.id = string(s.tok)
+		}
+		s.tok = nil
+	}
 	return s.id
 }
 
-// idToken returns the ID that h starts with, or "". An ID is one or more
+// idToken returns the ID that h starts with, or nil. An ID is one or more
 // ASCII capital letters, an optional '-', and one or more digits (N2, ADR-7),
 // followed by the end of the text or a character that is not a letter or
 // digit.
-func idToken(h []byte) string {
+func idToken(h []byte) []byte {
 	i := 0
 	for i < len(h) && 'A' <= h[i] && h[i] <= 'Z' {
 		i++
 	}
 	if i == 0 {
-		return ""
+		return nil
 	}
 	if i < len(h) && h[i] == '-' {
 		i++
@@ -275,15 +394,15 @@ func idToken(h []byte) string {
 		i++
 	}
 	if i == d {
-		return ""
+		return nil
 	}
 	if i < len(h) {
 		r, _ := utf8.DecodeRune(h[i:])
 		if r == '_' || isAlnum(r) {
-			return ""
+			return nil
 		}
 	}
-	return string(h[:i])
+	return h[:i]
 }
 
 func isAlnum(r rune) bool {

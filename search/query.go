@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,7 +22,19 @@ var ErrBadQuery = errors.New("invalid query")
 type Query struct {
 	text  string   // the trimmed query, as given
 	words [][]rune // each rune folded with fold
-	first [256]bool
+
+	// The anchor is the query rune that candidate matches are looked for
+	// by: the one whose possible first bytes are rarest in ordinary text.
+	// Every byte that can start a rune folding to it is in lead; see
+	// Find for how a match is recovered from where its anchor is.
+	anchorWord, anchorRune int
+	lead                   []byte
+	// before and after hold every byte that can come right before and
+	// right after an ASCII anchor in a match (the last bytes of the
+	// previous rune's orbit, the first bytes of the next one's, or the
+	// bytes of a gap); needBefore and needAfter say whether anything must.
+	before, after         [256]bool
+	needBefore, needAfter bool
 }
 
 // String returns the trimmed query text.
@@ -58,16 +71,7 @@ func ParseQuery(raw string) (*Query, error) {
 		}
 		q.words = append(q.words, w)
 	}
-	// Every byte that can start a rune folding to the query's first rune.
-	var buf [utf8.UTFMax]byte
-	r0 := q.words[0][0]
-	for r := r0; ; {
-		utf8.EncodeRune(buf[:], r)
-		q.first[buf[0]] = true
-		if r = unicode.SimpleFold(r); r == r0 {
-			break
-		}
-	}
+	q.chooseAnchor()
 	return q, nil
 }
 
@@ -90,4 +94,119 @@ func fold(r rune) rune {
 		}
 	}
 	return min
+}
+
+// chooseAnchor picks the anchor rune: the one whose orbit's first bytes are
+// least frequent in ordinary text, so that the fewest candidate positions
+// have to be checked. A query holding U+FFFD anchors on its first rune:
+// invalid UTF-8 decodes to U+FFFD one byte at a time, so only a forward
+// match from the start is exact there.
+func (q *Query) chooseAnchor() {
+	best := -1.0
+	for wi, w := range q.words {
+		for ri, r := range w {
+			if r == utf8.RuneError {
+				q.anchorWord, q.anchorRune, q.lead = 0, 0, leadBytes(q.words[0][0])
+				q.setNeighbours()
+				return
+			}
+			lead := leadBytes(r)
+			cost := 0.0
+			for _, b := range lead {
+				cost += byteFrequency(b) + 0.2 // each lead byte costs a scan
+			}
+			if best < 0 || cost < best {
+				best = cost
+				q.anchorWord, q.anchorRune, q.lead = wi, ri, lead
+			}
+		}
+	}
+	q.setNeighbours()
+}
+
+// setNeighbours fills before and after for the anchor.
+func (q *Query) setNeighbours() {
+	const gap = " \t\n\r"
+	w, r := q.anchorWord, q.anchorRune
+	var buf [utf8.UTFMax]byte
+	switch {
+	case r > 0:
+		q.needBefore = true
+		for _, f := range orbit(q.words[w][r-1]) {
+			n := utf8.EncodeRune(buf[:], f)
+			q.before[buf[n-1]] = true
+		}
+	case w > 0:
+		q.needBefore = true
+		for i := range len(gap) {
+			q.before[gap[i]] = true
+		}
+	}
+	switch {
+	case r+1 < len(q.words[w]) && q.words[w][r+1] == utf8.RuneError:
+		// Any invalid byte decodes to U+FFFD: no test.
+	case r+1 < len(q.words[w]):
+		q.needAfter = true
+		for _, b := range leadBytes(q.words[w][r+1]) {
+			q.after[b] = true
+		}
+	case w+1 < len(q.words):
+		q.needAfter = true
+		for i := range len(gap) {
+			q.after[gap[i]] = true
+		}
+	}
+}
+
+// orbit returns the runes of r's simple case-folding orbit.
+func orbit(r rune) []rune {
+	o := []rune{r}
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		o = append(o, f)
+	}
+	return o
+}
+
+// leadBytes returns the distinct first bytes of the UTF-8 encodings of every
+// rune in r's simple case-folding orbit. For 'k' that is 'K', 'k' and 0xE2
+// (the Kelvin sign U+212A); for 's' it is 'S', 's' and 0xC5 (U+017F).
+func leadBytes(r rune) []byte {
+	var lead []byte
+	var buf [utf8.UTFMax]byte
+	for _, f := range orbit(r) {
+		utf8.EncodeRune(buf[:], f)
+		if !bytes.Contains(lead, buf[:1]) {
+			lead = append(lead, buf[0])
+		}
+	}
+	return lead
+}
+
+// byteFrequency is a rough percentage of how often byte b occurs in English
+// prose written in Markdown. It only ranks candidate anchors; a poor guess
+// costs speed, never correctness.
+func byteFrequency(b byte) float64 {
+	const lower = "etaoinshrdlcumwfgypbvkjxqz"
+	lowerPct := [...]float64{10, 7.3, 6.5, 6, 5.6, 5.6, 5, 4.9, 4.8, 3.4, 3.2, 2.2, 2.2, 2, 1.9, 1.8, 1.6, 1.6, 1.5, 1.2, 0.8, 0.6, 0.12, 0.12, 0.08, 0.06}
+	switch {
+	case b == ' ':
+		return 16
+	case b == '\n':
+		return 2
+	case 'a' <= b && b <= 'z':
+		return lowerPct[strings.IndexByte(lower, b)]
+	case 'A' <= b && b <= 'Z':
+		return 0.05 + lowerPct[strings.IndexByte(lower, b|0x20)]/20
+	case '0' <= b && b <= '9':
+		return 0.3
+	case b == '.' || b == ',':
+		return 1
+	case b == 0xC3 || b == 0xE2: // Latin-1 letters; punctuation such as — and ’
+		return 0.3
+	case b >= 0x80:
+		return 0.1
+	case b < ' ':
+		return 0.01
+	}
+	return 0.2
 }

@@ -82,33 +82,21 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 	res := &Result{Query: q.String(), Matches: []Match{}, Skipped: []Skipped{}}
 	var skipped []boundary.Skipped
 	skipped = append(skipped, listing.Skipped...)
-	for _, name := range listing.Notes {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	err = scan(ctx, root, q, listing.Notes, func(f *fileResult) (stop bool) {
+		if f.reason != nil {
+			skipped = append(skipped, boundary.Skipped{Name: f.name, Reason: f.reason})
+			return false
 		}
-		text, err := root.ReadFile(ctx, name)
-		if err != nil {
-			var be *boundary.Error
-			if !errors.As(err, &be) {
-				return nil, err
-			}
-			skipped = append(skipped, boundary.Skipped{Name: name, Reason: be.Reason})
-			continue
-		}
-		passages, more := Find(text, q, MaxMatches-len(res.Matches))
-		for _, p := range passages {
-			res.Matches = append(res.Matches, Match{
-				File:    name,
-				NoteID:  p.NoteID,
-				Line:    p.Line,
-				Passage: string(text[p.Start:p.End]),
-				Clipped: p.Clipped,
-			})
-		}
-		if more {
+		room := MaxMatches - len(res.Matches)
+		res.Matches = append(res.Matches, f.matches[:min(room, len(f.matches))]...)
+		if f.more || len(f.matches) > room {
 			res.Truncated = true
-			break
+			return true
 		}
+		return false
+	})
+	if err != nil {
+		return nil, err
 	}
 	sortSkipped(skipped)
 	for _, s := range skipped[:min(len(skipped), MaxSkipped)] {

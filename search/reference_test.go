@@ -1,0 +1,195 @@
+package search
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// referenceFind is the plain form of Find: it tries every position where a
+// rune folding to the query's first rune may start, in order. Find must give
+// exactly the same answer on any text, valid UTF-8 or not.
+func referenceFind(text []byte, q *Query, max int) (passages []Passage, more bool) {
+	var first [256]bool
+	for _, b := range leadBytes(q.words[0][0]) {
+		first[b] = true
+	}
+	next := func(from int) int {
+		for i := from; i < len(text); i++ {
+			if first[text[i]] {
+				return i
+			}
+		}
+		return -1
+	}
+	var lines lineCounter
+	id, off := frontMatterID(text), 0
+	noteID := func(ps int) string {
+		for off <= ps && off < len(text) {
+			le := lineEnd(text, off)
+			if h, ok := headingText(text[off:le]); ok {
+				if tok := idToken(h); tok != nil {
+					id = string(tok)
+				}
+			}
+			nl := bytes.IndexByte(text[off:], '\n')
+			if nl < 0 {
+				off = len(text)
+				break
+			}
+			off += nl + 1
+		}
+		return id
+	}
+	for i := next(0); i >= 0; i = next(i + 1) {
+		end, ok := q.matchAt(text, i)
+		if !ok {
+			continue
+		}
+		ps, pe := paragraph(text, i)
+		if end > pe {
+			continue
+		}
+		if len(passages) == max {
+			return passages, true
+		}
+		p := Passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: noteID(ps)}
+		if pe-ps > MaxPassage {
+			p.Start, p.End = window(text, ps, pe, i, end)
+			p.Clipped = true
+		}
+		passages = append(passages, p)
+		i = pe
+	}
+	return passages, false
+}
+
+// pieces are the fragments random texts and queries are made of: letters
+// whose folding orbits hold runes of other lengths, whitespace of every
+// kind the gap rule knows, heading marks, and invalid UTF-8.
+var pieces = []string{
+	"k", "K", "\u212A", "s", "S", "\u017F", "ß", "ẞ", "i", "I", "İ", "ı",
+	"é", "É", "a", "b", "A", "ab", "Ab", "ka", "sk",
+	" ", " ", "  ", "\t", "\n", "\n", "\r\n", "\r", "\n\n", " \n ",
+	"## N1 · ", "# ", "\n## N2 · ", "---\nid: X-1\n---\n",
+	"\xff", "\xe2\x84", "\uFFFD", ".", "-",
+}
+
+func randomText(rng *rand.Rand, n int) string {
+	var b strings.Builder
+	for range n {
+		b.WriteString(pieces[rng.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+func randomQuery(rng *rand.Rand) string {
+	for {
+		raw := randomText(rng, 1+rng.IntN(5))
+		raw = strings.Map(func(r rune) rune {
+			if r == '\n' || r == '\r' || r == '\t' {
+				return ' '
+			}
+			return r
+		}, raw)
+		if utf8.ValidString(raw) && strings.TrimSpace(raw) != "" {
+			return raw
+		}
+	}
+}
+
+func TestFindMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	n := 30000
+	if testing.Short() {
+		n = 3000
+	}
+	for i := range n {
+		text := randomText(rng, rng.IntN(60))
+		if i%50 == 0 {
+			text += strings.Repeat("ab k ", 250) + text // long paragraphs get clipped
+		}
+		raw := randomQuery(rng)
+		q, err := ParseQuery(raw)
+		if err != nil {
+			continue
+		}
+		max := 1 + rng.IntN(MaxMatches)
+		want, wantMore := referenceFind([]byte(text), q, max)
+		got, gotMore := Find([]byte(text), q, max)
+		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
+			t.Fatalf("Find(%q, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
+		}
+	}
+}
+
+// FuzzFindMatchesReference compares Find with referenceFind on any input.
+func FuzzFindMatchesReference(f *testing.F) {
+	f.Add("The K\u212Aelvin ſign-in\nform", "kelvin")
+	f.Add("release\r\n checklist\n\nrelease  checklist", "release checklist")
+	f.Add("a \xff b\uFFFD", "\uFFFD b")
+	f.Fuzz(func(t *testing.T, text, raw string) {
+		q, err := ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		want, wantMore := referenceFind([]byte(text), q, MaxMatches)
+		got, gotMore := Find([]byte(text), q, MaxMatches)
+		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
+			t.Fatalf("Find(%q, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
+		}
+	})
+}
+
+func TestAnchorLeadBytes(t *testing.T) {
+	tests := []struct {
+		r    rune
+		want string
+	}{
+		{'K', "Kk\xe2"}, // U+212A KELVIN SIGN starts with 0xE2
+		{'S', "Ss\xc5"}, // U+017F LATIN SMALL LETTER LONG S starts with 0xC5
+		{'É', "\xc3"},
+		{'İ', "\xc4"},
+		{'-', "-"},
+	}
+	for _, tt := range tests {
+		got := leadBytes(tt.r)
+		if !sameSet(got, []byte(tt.want)) {
+			t.Errorf("leadBytes(%q) = %q, want the bytes of %q", tt.r, got, tt.want)
+		}
+	}
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if fold(r) != r {
+			continue
+		}
+		var buf [utf8.UTFMax]byte
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			utf8.EncodeRune(buf[:], f)
+			if !bytes.Contains(leadBytes(r), buf[:1]) {
+				t.Fatalf("leadBytes(%U) misses the first byte of %U", r, f)
+			}
+		}
+		if len(leadBytes(r)) > 4 {
+			t.Fatalf("leadBytes(%U) has %d bytes; the cursor holds 4", r, len(leadBytes(r)))
+		}
+	}
+}
+
+func sameSet(a, b []byte) bool {
+	for _, x := range a {
+		if !bytes.Contains(b, []byte{x}) {
+			return false
+		}
+	}
+	for _, x := range b {
+		if !bytes.Contains(a, []byte{x}) {
+			return false
+		}
+	}
+	return true
+}

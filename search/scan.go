@@ -1,0 +1,148 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"runtime"
+	"sync"
+
+	"practice-notes/boundary"
+)
+
+// fileResult is what searching one note gave.
+type fileResult struct {
+	name    string
+	matches []Match // at most MaxMatches, copied out of the read buffer
+	more    bool    // the note holds more than MaxMatches passages
+	reason  error   // why the note was not searched (a boundary reason), or nil
+	err     error   // a failure that ends the call, such as cancellation
+	done    chan struct{}
+}
+
+// bufPool holds read buffers of MaxFileSize+1 bytes, so a call reads every
+// note afresh without allocating for each one. At most one buffer per
+// worker is in use at a time; the pool lets the garbage collector reclaim
+// idle ones.
+var bufPool = sync.Pool{New: func() any {
+	b := make([]byte, 0, boundary.MaxFileSize+1)
+	return &b
+}}
+
+// lookahead is how many notes, per worker, may be searched ahead of the
+// first one whose result has not yet been used. It bounds the results held
+// in memory while keeping every core busy when one note is slow.
+const lookahead = 16
+
+// scan searches the notes in names and hands their results to visit in the
+// order of names, until visit returns true or every note was visited. Notes
+// are read and searched on up to GOMAXPROCS goroutines; the notes after the
+// one where visit stops may have been read, but their results are never
+// used, so the answer is exactly that of searching one note after another.
+// scan returns only once no goroutine it started is still running.
+func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, visit func(*fileResult) (stop bool)) error {
+	workers := min(runtime.GOMAXPROCS(0), len(names))
+	if workers <= 1 {
+		for _, name := range names {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			f := fileResult{name: name}
+			searchFile(ctx, root, q, &f)
+			if f.err != nil {
+				return f.err
+			}
+			if visit(&f) {
+				return nil
+			}
+		}
+		return nil
+	}
+
+	ctx, cancel := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	defer func() {
+		cancel()
+		wg.Wait()
+	}()
+	order := make(chan *fileResult, workers*lookahead)
+	jobs := make(chan *fileResult, workers)
+	wg.Add(1 + workers)
+	go func() { // dispatch in name order
+		defer wg.Done()
+		defer close(jobs)
+		defer close(order)
+		for _, name := range names {
+			f := &fileResult{name: name, done: make(chan struct{})}
+			select {
+			case order <- f:
+			case <-ctx.Done():
+				return
+			}
+			select {
+			case jobs <- f:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for range workers {
+		go func() {
+			defer wg.Done()
+			for f := range jobs {
+				if err := ctx.Err(); err != nil {
+					f.err = err
+				} else {
+					searchFile(ctx, root, q, f)
+				}
+				close(f.done)
+			}
+		}()
+	}
+	for f := range order {
+		select {
+		case <-f.done:
+		case <-ctx.Done():
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if f.err != nil {
+			return f.err
+		}
+		if visit(f) {
+			return nil
+		}
+	}
+	return ctx.Err()
+}
+
+// searchFile reads one note afresh into a pooled buffer and searches it,
+// copying what it returns out of the buffer.
+func searchFile(ctx context.Context, root *boundary.Root, q *Query, f *fileResult) {
+	bp := bufPool.Get().(*[]byte)
+	defer bufPool.Put(bp)
+	text, err := root.ReadFileBuffer(ctx, f.name, *bp)
+	if err != nil {
+		var be *boundary.Error
+		if errors.As(err, &be) {
+			f.reason = be.Reason
+		} else {
+			f.err = err
+		}
+		return
+	}
+	passages, more := Find(text, q, MaxMatches)
+	f.more = more
+	if len(passages) > 0 {
+		f.matches = make([]Match, len(passages))
+		for i, p := range passages {
+			f.matches[i] = Match{
+				File:    f.name,
+				NoteID:  p.NoteID,
+				Line:    p.Line,
+				Passage: string(text[p.Start:p.End]),
+				Clipped: p.Clipped,
+			}
+		}
+	}
+}
