@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -259,5 +260,28 @@ func TestRootFileRefusesEscapes(t *testing.T) {
 		if got, err := l.rootFile(bad); err == nil {
 			t.Errorf("rootFile(%q) = %q, want an error", bad, got)
 		}
+	}
+}
+
+func TestReadLineBoundsLength(t *testing.T) {
+	in := strings.Repeat("x", 300) + "\nshort\n" + "tail"
+	br := bufio.NewReaderSize(strings.NewReader(in), 16)
+	type res struct {
+		Line    string
+		TooLong bool
+	}
+	var got []res
+	for {
+		line, tooLong, err := readLine(br, 100)
+		if len(line) > 0 || tooLong {
+			got = append(got, res{string(line), tooLong})
+		}
+		if err != nil {
+			break
+		}
+	}
+	want := []res{{"", true}, {"short\n", false}, {"tail", false}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

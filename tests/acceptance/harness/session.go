@@ -90,12 +90,40 @@ func newStdoutTap(src io.Reader) *stdoutTap {
 	return t
 }
 
+// maxStdoutLine matches the SDK's default frame limit.
+const maxStdoutLine = 16 << 20
+
+// readLine reads one newline-terminated line; a line longer than max is
+// drained and reported as too long instead of being held in memory.
+func readLine(br *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if !tooLong {
+			if len(line)+len(chunk) > max {
+				tooLong, line = true, nil
+			} else {
+				line = append(line, chunk...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return line, tooLong, err
+	}
+}
+
 func (t *stdoutTap) loop(src io.Reader) {
 	defer close(t.done)
 	br := bufio.NewReaderSize(src, 64<<10)
 	forward := true
 	for {
-		line, err := br.ReadBytes('\n')
+		line, tooLong, err := readLine(br, maxStdoutLine)
+		if tooLong {
+			t.mu.Lock()
+			t.violations = append(t.violations, fmt.Sprintf("stdout line longer than %d bytes", maxStdoutLine))
+			t.mu.Unlock()
+			forward = false // the client could not decode what follows
+		}
 		if len(line) > 0 {
 			t.raw.Write(line)
 			ok, why := classifyStdoutLine(line)
