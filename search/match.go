@@ -40,7 +40,7 @@ func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 		c     = newCursor(q.lead)
 		from  int // no match may start before from
 	)
-	for a := c.next(text, 0); a >= 0; a = c.next(text, a+1) {
+	for a := q.candidate(&c, text, 0); a >= 0; a = q.candidate(&c, text, a+1) {
 		if !q.plausible(text, a) {
 			continue
 		}
@@ -71,6 +71,22 @@ func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 		}
 	}
 	return passages, false
+}
+
+// candidate returns the first offset at or after from where the anchor may
+// be: by the vector pair scan when the query has a pair, else by c.
+func (q *Query) candidate(c *cursor, text []byte, from int) int {
+	if !q.pair {
+		return c.next(text, from)
+	}
+	if from >= len(text) {
+		return -1
+	}
+	j := indexPair(text[from:], q.pc0, q.pm0, q.pc1, q.pm1)
+	if j < 0 {
+		return -1
+	}
+	return from + j
 }
 
 // cursor finds, in increasing order, the offsets of a text that hold one of

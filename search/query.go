@@ -35,7 +35,17 @@ type Query struct {
 	// bytes of a gap); needBefore and needAfter say whether anything must.
 	before, after         [256]bool
 	needBefore, needAfter bool
+	// pair is set when candidates are found with the vector pair scan: the
+	// anchor and the rune after it in its word both have orbits of ASCII
+	// letters or of one ASCII byte, and a candidate is an offset i with
+	// text[i]|pm0 == pc0 and text[i+1]|pm1 == pc1.
+	pair               bool
+	pc0, pm0, pc1, pm1 byte
 }
+
+// pairScan says whether ParseQuery may choose the vector pair scan; tests
+// turn it off to check the other path on the same machine.
+var pairScan = hasPairScan
 
 // String returns the trimmed query text.
 func (q *Query) String() string { return q.text }
@@ -121,7 +131,58 @@ func (q *Query) chooseAnchor() {
 			}
 		}
 	}
+	if pairScan {
+		q.choosePair()
+	}
 	q.setNeighbours()
+}
+
+// choosePair anchors on the rarest pair of adjacent runes of one word that
+// are both ASCII-only under folding, if there is one.
+func (q *Query) choosePair() {
+	best := -1.0
+	for wi, w := range q.words {
+		for ri := 0; ri+1 < len(w); ri++ {
+			c0, m0, ok0 := asciiClass(w[ri])
+			c1, m1, ok1 := asciiClass(w[ri+1])
+			if !ok0 || !ok1 {
+				continue
+			}
+			cost := classFrequency(c0, m0) * classFrequency(c1, m1)
+			if best < 0 || cost < best {
+				best = cost
+				q.anchorWord, q.anchorRune, q.lead = wi, ri, leadBytes(w[ri])
+				q.pair, q.pc0, q.pm0, q.pc1, q.pm1 = true, c0, m0, c1, m1
+			}
+		}
+	}
+}
+
+// asciiClass describes the bytes that encode a rune of r's folding orbit
+// when they are all ASCII: a byte b is one of them exactly when b|m == c.
+// It fails for an orbit with a non-ASCII rune, such as k's (U+212A) or s's
+// (U+017F).
+func asciiClass(r rune) (c, m byte, ok bool) {
+	o := orbit(r)
+	for _, f := range o {
+		if f >= utf8.RuneSelf {
+			return 0, 0, false
+		}
+	}
+	switch {
+	case len(o) == 1:
+		return byte(r), 0, true
+	case len(o) == 2 && o[0]|0x20 == o[1]|0x20 && 'a' <= o[0]|0x20 && o[0]|0x20 <= 'z':
+		return byte(o[0] | 0x20), 0x20, true
+	}
+	return 0, 0, false
+}
+
+func classFrequency(c, m byte) float64 {
+	if m == 0 {
+		return byteFrequency(c)
+	}
+	return byteFrequency(c) + byteFrequency(c&^0x20)
 }
 
 // setNeighbours fills before and after for the anchor.

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -103,7 +104,24 @@ func randomQuery(rng *rand.Rand) string {
 	}
 }
 
-func TestFindMatchesReference(t *testing.T) {
+// withPairScan runs f with the vector pair scan on (where the machine has
+// it) and off.
+func withPairScan(t *testing.T, f func(t *testing.T)) {
+	for _, on := range []bool{true, false} {
+		if on && !hasPairScan {
+			continue
+		}
+		t.Run(fmt.Sprintf("pairScan=%v", on), func(t *testing.T) {
+			defer func(old bool) { pairScan = old }(pairScan)
+			pairScan = on
+			f(t)
+		})
+	}
+}
+
+func TestFindMatchesReference(t *testing.T) { withPairScan(t, testFindMatchesReference) }
+
+func testFindMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 30000
 	if testing.Short() {
@@ -192,4 +210,59 @@ func sameSet(a, b []byte) bool {
 		}
 	}
 	return true
+}
+
+func TestIndexPair(t *testing.T) {
+	if !hasPairScan {
+		t.Skip("no vector pair scan on this machine")
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	const alphabet = "aAbB-\x00\xff "
+	for range 20000 {
+		s := make([]byte, rng.IntN(200))
+		for i := range s {
+			s[i] = alphabet[rng.IntN(len(alphabet))]
+		}
+		c0, m0, c1, m1 := byte('a'), byte(0x20), byte('b'), byte(0x20)
+		if rng.IntN(3) == 0 {
+			c1, m1 = '-', 0
+		}
+		// Offsetting the slice start varies the alignment of loads.
+		off := rng.IntN(min(len(s), 5) + 1)
+		s = s[off:]
+		want := -1
+		for i := 0; i+1 < len(s); i++ {
+			if s[i]|m0 == c0 && s[i+1]|m1 == c1 {
+				want = i
+				break
+			}
+		}
+		if got := indexPair(s, c0, m0, c1, m1); got != want {
+			t.Fatalf("indexPair(%q, %q, %q) = %d, want %d", s, c0, c1, got, want)
+		}
+	}
+}
+
+func TestChoosePair(t *testing.T) {
+	if !hasPairScan {
+		t.Skip("no vector pair scan on this machine")
+	}
+	for _, tt := range []struct {
+		query string
+		pair  bool
+	}{
+		{"velvet lantern", true},
+		{"sk", false},       // both orbits hold a non-ASCII rune
+		{"a b c", false},    // no two runes in one word
+		{"café", true},      // "ca" or "af"
+		{"x\uFFFDy", false}, // U+FFFD anchors on the first rune, alone
+	} {
+		q, err := ParseQuery(tt.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if q.pair != tt.pair {
+			t.Errorf("ParseQuery(%q).pair = %v, want %v", tt.query, q.pair, tt.pair)
+		}
+	}
 }
