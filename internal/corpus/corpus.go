@@ -205,8 +205,10 @@ func paragraph(rng *rand.Rand, b *bytes.Buffer, plant string) {
 	for s := range n {
 		var sb bytes.Buffer
 		if s == at {
+			// The phrase is wrapped only where its variant says so:
+			// its spaces are kept apart from the wrapping below.
 			sb.WriteString("Then the ")
-			sb.WriteString(plant)
+			sb.WriteString(strings.ReplaceAll(plant, " ", "\x00"))
 			sb.WriteString(" came up again.")
 		} else {
 			sentence(rng, &sb, 6+rng.IntN(12))
@@ -219,7 +221,7 @@ func paragraph(rng *rand.Rand, b *bytes.Buffer, plant string) {
 				b.WriteByte('\n')
 				col = 0
 			}
-			b.Write(w)
+			b.Write(bytes.ReplaceAll(w, []byte{0}, []byte(" ")))
 			col += len(w)
 			if i := bytes.LastIndexByte(w, '\n'); i >= 0 {
 				col = len(w) - i - 1

@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# Benchmarks practice-notes over real stdio against ripgrep and grep run as
+# whole processes, on three generated corpora:
+#   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB.
+# It builds the binary, generates the corpora (deterministic, fictional
+# notes; see internal/corpus), measures spawn-to-first-reply time,
+# tools/call p50/p99 for a present and an absent phrase, the server's peak
+# RSS, and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
+# It prints a Markdown report and writes it to $BENCH_OUT.
+#
+# Environment:
+#   BENCH_DIR    where corpora go (default: a new temporary folder, removed
+#                at the end). Reused when it already holds them. Keep it
+#                outside any git work tree: ripgrep skips git-ignored files.
+#   BENCH_OUT    report file (default: .corpus/bench.md, git-ignored)
+#   BENCH_CALLS  measured calls per phrase and corpus (default 100)
+#   BENCH_SPAWNS server starts timed per corpus (default 30)
+#
+# Nothing here is a test: no time measured can fail CI.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+repo=$(pwd)
+
+calls=${BENCH_CALLS:-100}
+spawns=${BENCH_SPAWNS:-30}
+out=${BENCH_OUT:-$repo/.corpus/bench.md}
+mkdir -p "$(dirname "$out")"
+
+work=$(mktemp -d)
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+if [ -n "${BENCH_DIR:-}" ]; then
+  corpora=$BENCH_DIR
+  mkdir -p "$corpora"
+else
+  corpora=$work/corpora
+fi
+
+echo "== building" >&2
+go build -o "$work/practice-notes" .
+go build -o "$work/benchdrive" ./tests/benchdrive
+go build -o "$work/gencorpus" ./tests/gencorpus
+
+rg=$(command -v rg || true)
+grep=$(command -v grep || true)
+if [ -z "$rg" ]; then
+  echo "bench.sh: ripgrep (rg) is not installed; its columns stay empty (install it with: apt-get install ripgrep)" >&2
+fi
+if [ -z "$grep" ]; then
+  echo "bench.sh: grep is not installed; its column stays empty" >&2
+fi
+
+# gen NAME FILES SIZE K: generate a corpus unless an identical one is there.
+gen() {
+  local dir=$corpora/$1 stamp="files=$2 size=$3 k=$4 seed=1"
+  if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ]; then
+    return
+  fi
+  echo "== generating $1 ($stamp)" >&2
+  rm -rf "$dir" "$dir.stamp"
+  "$work/gencorpus" -files "$2" -size "$3" -k "$4" -seed 1 -out "$dir" >/dev/null
+  echo "$stamp" >"$dir.stamp"
+}
+gen small 1 2500 1
+gen medium 1000 20000 8
+gen large 5000 60000 8
+
+# Both sides search from the page cache.
+cat "$corpora"/small/*.md "$corpora"/medium/*/*.md "$corpora"/large/*/*.md >/dev/null
+
+cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
+mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+
+echo "== measuring (this takes a few minutes)" >&2
+"$work/benchdrive" -bin "$work/practice-notes" -rg "$rg" -grep "$grep" \
+  -calls "$calls" -spawns "$spawns" -want 1,8,8 \
+  -corpus "small=$corpora/small" \
+  -corpus "medium=$corpora/medium" \
+  -corpus "large=$corpora/large" >"$work/table.md"
+
+{
+  echo "## practice-notes benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
+  echo
+  echo "Machine: $(nproc) cores (${cpu:-unknown CPU}), $mem RAM, $(uname -sr); $(go version | cut -d' ' -f3)."
+  rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | head -1)
+  grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | head -1)
+  echo "Tools: $rgv; $grepv."
+  echo "Load average before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg). Page cache warm; medians of interleaved runs."
+  echo "Commands: ours is one \`practice-notes serve\` answering \`tools/call search_notes\` over stdio; rg is \`rg -i -F -c PHRASE DIR\`, grep is \`grep -r -i -F -c PHRASE DIR\`, each a whole process."
+  echo
+  cat "$work/table.md"
+} | tee "$out"
+echo "bench.sh: report written to $out" >&2
