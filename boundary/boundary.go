@@ -40,6 +40,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"practice-notes/internal/faultinject"
 )
 
 // Limits of one walk and one read.
@@ -202,6 +204,9 @@ func (r *Root) ReadFileBuffer(ctx context.Context, name string, buf []byte) ([]b
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
+	if err := faultinject.Check(ctx, faultinject.ReadFile, name); err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
 	native := filepath.FromSlash(name)
 	// Directories on the way must be real directories, not links.
 	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
@@ -363,6 +368,11 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 		return err
 	}
 	f, err := w.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
+	if err == nil {
+		if err = faultinject.Check(ctx, faultinject.ListDir, dir); err != nil {
+			f.Close()
+		}
+	}
 	if err != nil {
 		if dir == "." {
 			return fmt.Errorf("listing the root: %w", ErrUnreadable)
