@@ -6,8 +6,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // serveCmd serves MCP over stdin and stdout until stdin closes. Only the
@@ -48,7 +46,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 		fmt.Fprintln(stderr, "practice-notes: waiting for an MCP client on stdin (press Ctrl-D to stop); to try a search, run: practice-notes search sign-in")
 	}
 	log.Debug("serving", "root", root.Dir(), "version", version)
-	err = newServer(root, log).Run(ctx, &mcp.StdioTransport{})
+	err = serveOSStdio(ctx, newServer(root, log), log)
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
 	}

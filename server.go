@@ -40,6 +40,9 @@ func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 	s.AddTool(searchNotesTool(), ns.searchNotes)
 	s.AddResourceTemplate(notesTemplate(), ns.readNote)
 	s.AddReceivingMiddleware(ns.audit, ns.resourcesMiddleware)
+	// Added last, so outermost: a panic in any handler or middleware is
+	// answered, and work that reads notes is bounded (limits.go).
+	s.AddReceivingMiddleware(recoverPanics(log), newCallLimiter(MaxRunningCalls, MaxWaitingCalls, MaxWait).middleware)
 	return s
 }
 

@@ -1,0 +1,299 @@
+package main
+
+// Helpers shared by the hardening tests (transport, limits, stress, faults,
+// output hygiene). Their names start with "h" to stay clear of the other
+// test files' helpers.
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/boundary"
+)
+
+// lockedBuffer is a log destination safe for concurrent writes.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// hTree writes files (slash-separated name → content) under a new
+// directory and returns it.
+func hTree(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range files {
+		hWrite(t, filepath.Join(dir, filepath.FromSlash(name)), text)
+	}
+	return dir
+}
+
+func hWrite(t testing.TB, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func hOpenRoot(t testing.TB, dir string) *boundary.Root {
+	t.Helper()
+	root, err := boundary.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	return root
+}
+
+// hServer is the real server (newServer) on a lineTransport over pipes,
+// run by serveStdio as "serve" runs it, driven with raw lines.
+type hServer struct {
+	t      testing.TB
+	in     *io.PipeWriter // the server's stdin
+	lines  chan []byte    // every line the server wrote to stdout
+	done   chan error     // serveStdio's result
+	cancel context.CancelFunc
+	log    *lockedBuffer
+}
+
+// hStart starts a server on dir; its log (level debug) is kept in s.log.
+func hStart(t testing.TB, dir string) *hServer {
+	t.Helper()
+	root := hOpenRoot(t, dir)
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	logBuf := &lockedBuffer{}
+	log := slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &hServer{t: t, in: inW, lines: make(chan []byte, 4096), done: make(chan error, 1), cancel: cancel, log: logBuf}
+	go func() {
+		s.done <- serveStdio(ctx, newServer(root, log), newLineTransport(inR, outW, log), log)
+		outW.Close()
+	}()
+	go func() {
+		r := bufio.NewReaderSize(outR, 1<<20)
+		for {
+			line, err := r.ReadBytes('\n')
+			if len(line) > 0 {
+				s.lines <- line
+			}
+			if err != nil {
+				close(s.lines)
+				return
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		inW.Close()
+		select {
+		case <-s.done:
+		case <-time.After(5 * time.Second):
+			t.Error("server still running 5s after cleanup")
+		}
+		for range s.lines {
+		}
+	})
+	return s
+}
+
+// send writes one line (a newline is added).
+func (s *hServer) send(line string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
+		s.t.Fatalf("writing to the server: %v", err)
+	}
+}
+
+// next returns the next line from the server, decoded. Every line must be
+// one JSON object ending in a newline.
+func (s *hServer) next() map[string]any {
+	s.t.Helper()
+	select {
+	case line, ok := <-s.lines:
+		if !ok {
+			s.t.Fatalf("the server closed stdout; log:\n%s", s.log)
+		}
+		return hDecodeLine(s.t, line)
+	case <-time.After(20 * time.Second):
+		s.t.Fatalf("no line from the server within 20s; log:\n%s", s.log)
+	}
+	return nil
+}
+
+// hDecodeLine checks that line is one JSON-RPC 2.0 message and a newline.
+func hDecodeLine(t testing.TB, line []byte) map[string]any {
+	t.Helper()
+	if !bytes.HasSuffix(line, []byte("\n")) || bytes.Count(line, []byte("\n")) != 1 {
+		t.Fatalf("stdout line is not one newline-terminated line: %.300q", line)
+	}
+	var msg map[string]any
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if err := dec.Decode(&msg); err != nil {
+		t.Fatalf("stdout carried a line that is not a JSON object: %.300q", line)
+	}
+	if dec.More() {
+		t.Fatalf("stdout line holds more than one JSON value: %.300q", line)
+	}
+	if msg["jsonrpc"] != "2.0" {
+		t.Fatalf("stdout line is not JSON-RPC 2.0: %.300q", line)
+	}
+	return msg
+}
+
+// initialize performs the 2025-06-18 handshake.
+func (s *hServer) initialize() {
+	s.t.Helper()
+	s.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	if msg := s.next(); msg["id"] != "init" || msg["result"] == nil {
+		s.t.Fatalf("initialize answered with %v", msg)
+	}
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
+// hCallLine is a tools/call line for search_notes with query.
+func hCallLine(id any, query string) string {
+	idJSON, _ := json.Marshal(id)
+	args, _ := json.Marshal(map[string]string{"query": query})
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"search_notes","arguments":%s}}`, idJSON, args)
+}
+
+// closeInput closes the server's stdin and waits for serveStdio to return.
+func (s *hServer) closeInput(within time.Duration) error {
+	s.t.Helper()
+	s.in.Close()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		return err
+	case <-time.After(within):
+		s.t.Fatalf("serveStdio did not return within %v of stdin closing", within)
+	}
+	return nil
+}
+
+// hClient connects the SDK's client to the real server over a
+// lineTransport on pipes. The server's log goes to log.
+func hClient(t testing.TB, dir string, log *slog.Logger) *mcp.ClientSession {
+	t.Helper()
+	root := hOpenRoot(t, dir)
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	c2sR, c2sW := io.Pipe()
+	s2cR, s2cW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serveStdio(ctx, newServer(root, log), newLineTransport(c2sR, s2cW, log), log)
+		s2cW.Close()
+	}()
+	client := mcp.NewClient(&mcp.Implementation{Name: "hardening-test", Version: "0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: s2cR, Writer: c2sW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		cs.Close()
+		cancel()
+		c2sW.Close()
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+			t.Error("server still running 5s after cleanup")
+		}
+	})
+	return cs
+}
+
+// hSearch calls search_notes and returns the result's structured content
+// decoded, or the error text when the result is an error.
+func hSearch(ctx context.Context, cs *mcp.ClientSession, query string) (res map[string]any, errText string, err error) {
+	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": query}})
+	if err != nil {
+		return nil, "", err
+	}
+	text := ""
+	if len(r.Content) == 1 {
+		if tc, ok := r.Content[0].(*mcp.TextContent); ok {
+			text = tc.Text
+		}
+	}
+	if r.IsError {
+		return nil, text, nil
+	}
+	if err := json.Unmarshal([]byte(text), &res); err != nil {
+		return nil, "", fmt.Errorf("result text is not JSON: %.200q", text)
+	}
+	return res, "", nil
+}
+
+// hWaitGoroutines waits up to 2s for the number of goroutines to come back
+// to at most want, and reports the stacks if it does not.
+func hWaitGoroutines(t testing.TB, want int) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		n := runtime.NumGoroutine()
+		if n <= want {
+			return
+		}
+		if time.Now().After(deadline) {
+			buf := make([]byte, 1<<20)
+			buf = buf[:runtime.Stack(buf, true)]
+			t.Fatalf("%d goroutines left, want at most %d:\n%s", n, want, buf)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// hMatches returns the passages of a decoded result.
+func hMatches(res map[string]any) []map[string]any {
+	var out []map[string]any
+	ms, _ := res["matches"].([]any)
+	for _, m := range ms {
+		if mm, ok := m.(map[string]any); ok {
+			out = append(out, mm)
+		}
+	}
+	return out
+}
+
+// hContainsAny reports the first of needles found in s.
+func hContainsAny(s string, needles ...string) (string, bool) {
+	for _, n := range needles {
+		if n != "" && strings.Contains(s, n) {
+			return n, true
+		}
+	}
+	return "", false
+}
