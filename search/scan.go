@@ -16,7 +16,10 @@ type fileResult struct {
 	more    bool    // the note holds more than MaxMatches passages
 	reason  error   // why the note was not searched (a boundary reason), or nil
 	err     error   // a failure that ends the call, such as cancellation
-	done    chan struct{}
+	// panicked is a panic raised while searching the note on a worker
+	// goroutine; scan raises it again on its caller's goroutine.
+	panicked any
+	done     chan struct{}
 }
 
 // bufPool holds read buffers of MaxFileSize+1 bytes, so a call reads every
@@ -92,7 +95,7 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 				if err := ctx.Err(); err != nil {
 					f.err = err
 				} else {
-					searchFile(ctx, root, q, f)
+					searchFileRecover(ctx, root, q, f)
 				}
 				close(f.done)
 			}
@@ -106,6 +109,9 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 		if err := ctx.Err(); err != nil {
 			return err
 		}
+		if f.panicked != nil {
+			panic(f.panicked)
+		}
 		if f.err != nil {
 			return f.err
 		}
@@ -114,6 +120,19 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 		}
 	}
 	return ctx.Err()
+}
+
+// searchFileRecover is searchFile for a worker goroutine. A panic there
+// would end the process, since nothing up the goroutine's stack recovers
+// it; it is kept in f instead, and scan raises it again on the caller's
+// goroutine, where the server's handlers recover from panics.
+func searchFileRecover(ctx context.Context, root *boundary.Root, q *Query, f *fileResult) {
+	defer func() {
+		if v := recover(); v != nil {
+			f.panicked = v
+		}
+	}()
+	searchFile(ctx, root, q, f)
 }
 
 // searchFile reads one note afresh into a pooled buffer and searches it,
