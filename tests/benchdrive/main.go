@@ -474,6 +474,15 @@ func report(w io.Writer, rows []row) {
 		a, c := rows[n-2], rows[n-1]
 		dt := float64(median(c.ours["absent"])-median(a.ours["absent"])) / float64(time.Millisecond)
 		fmt.Fprintf(&b, "- between the two: %.1f ms per 100 MB\n", dt/float64(c.bytes-a.bytes)*1e8)
+		// t = perFile·files + perByte·bytes through both points.
+		ta, tc := float64(median(a.ours["absent"])), float64(median(c.ours["absent"]))
+		fa, fc, ba, bc := float64(a.files), float64(c.files), float64(a.bytes), float64(c.bytes)
+		if det := fa*bc - fc*ba; det != 0 {
+			perFile := (ta*bc - tc*ba) / det
+			perByte := (fa*tc - fc*ta) / det
+			fmt.Fprintf(&b, "- as a cost per file plus a cost per byte through both points: %.1f µs per file + %.1f ms per 100 MB\n",
+				perFile/float64(time.Microsecond), perByte*1e8/float64(time.Millisecond))
+		}
 	}
 	targets(&b, rows)
 	w.Write(b.Bytes())
