@@ -254,7 +254,7 @@ func (r *Root) readFile(name, native string, buf []byte) ([]byte, error) {
 		// see the end of the file (or that it grew) without another call.
 		buf = make([]byte, 0, info.Size()+1)
 	}
-	data, err := readLimited(f, buf[:0])
+	data, err := readLimited(f, buf[:0], info.Size())
 	if err != nil {
 		return nil, refuse(name, ErrUnreadable, err)
 	}
@@ -271,19 +271,28 @@ func (r *Root) readFile(name, native string, buf []byte) ([]byte, error) {
 // buf holds MaxFileSize+1 bytes, whichever comes first, so a file that grows
 // after it was checked is never read past the limit. It grows buf only when
 // the file is longer than buf's capacity.
-func readLimited(f *os.File, buf []byte) ([]byte, error) {
+//
+// size is the size of the opened file when it was checked. A read that
+// returns fewer bytes than asked for and ends exactly there has met the end
+// of the file, so no second read is made just to see it; any other short
+// read goes on to the end, so a file that grew is still read on and caught.
+func readLimited(f *os.File, buf []byte, size int64) ([]byte, error) {
 	for len(buf) <= MaxFileSize {
 		if len(buf) == cap(buf) {
 			// The file grew after Stat; read on, still within the limit.
 			buf = slices.Grow(buf, min(max(len(buf), 512), MaxFileSize+1-len(buf)))
 		}
-		n, err := f.Read(buf[len(buf):min(cap(buf), MaxFileSize+1)])
+		want := min(cap(buf), MaxFileSize+1) - len(buf)
+		n, err := f.Read(buf[len(buf) : len(buf)+want])
 		buf = buf[:len(buf)+n]
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
 			return nil, err
+		}
+		if n < want && int64(len(buf)) == size {
+			break
 		}
 	}
 	return buf, nil

@@ -47,8 +47,9 @@ func TestReadFileBuffer(t *testing.T) {
 	}
 }
 
-// readLimited reads a file that is longer than its buffer, as one that grew
-// after it was checked, but never past the limit.
+// readLimited reads a file that is longer than its buffer, or than the size
+// it had when it was checked, as one that grew since, but never past the
+// limit.
 func TestReadLimitedGrowth(t *testing.T) {
 	dir := t.TempDir()
 	for _, size := range []int{0, 1, 5000, MaxFileSize, MaxFileSize + 1, 3 * MaxFileSize} {
@@ -58,15 +59,18 @@ func TestReadLimitedGrowth(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range []int{0, 7, size + 1, MaxFileSize + 1} {
-			f, err := os.Open(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := readLimited(f, make([]byte, 0, c))
-			f.Close()
-			want := min(size, MaxFileSize+1)
-			if err != nil || len(got) != want {
-				t.Errorf("size %d, cap %d: read %d bytes, %v; want %d", size, c, len(got), err, want)
+			// The size seen at the check: right, or older and smaller.
+			for _, checked := range []int64{int64(size), int64(size / 2), 0} {
+				f, err := os.Open(p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				got, err := readLimited(f, make([]byte, 0, c), checked)
+				f.Close()
+				want := min(size, MaxFileSize+1)
+				if err != nil || len(got) != want {
+					t.Errorf("size %d (checked %d), cap %d: read %d bytes, %v; want %d", size, checked, c, len(got), err, want)
+				}
 			}
 		}
 	}
