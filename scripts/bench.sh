@@ -71,6 +71,10 @@ cat "$corpora"/small/*.md "$corpora"/medium/*/*.md "$corpora"/large/*/*.md >/dev
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+rev=$(git rev-parse --short HEAD 2>/dev/null || echo "unknown revision")
+if ! git diff --quiet HEAD -- . 2>/dev/null; then
+  rev="$rev with uncommitted changes"
+fi
 
 echo "== measuring (this takes a few minutes)" >&2
 "$work/benchdrive" -bin "$work/practice-notes" -rg "$rg" -grep "$grep" \
@@ -82,6 +86,7 @@ echo "== measuring (this takes a few minutes)" >&2
 {
   echo "## practice-notes benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo
+  echo "Build: $rev."
   echo "Machine: $(nproc) cores (${cpu:-unknown CPU}), $mem RAM, $(uname -sr); $(go version | cut -d' ' -f3)."
   rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | head -1)
   grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | head -1)

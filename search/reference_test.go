@@ -4,12 +4,18 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/boundary"
+	"practice-notes/internal/corpus"
 )
 
 // referenceFind is the plain form of Find: it tries every position where a
@@ -263,6 +269,46 @@ func TestChoosePair(t *testing.T) {
 		}
 		if q.pair != tt.pair {
 			t.Errorf("ParseQuery(%q).pair = %v, want %v", tt.query, q.pair, tt.pair)
+		}
+	}
+}
+
+// The parallel scan must give exactly what reading one note after another
+// gives: the same passages, the same truncation, and only the read refusals
+// of notes before the point where the answer was certain.
+func TestRunParallelMatchesSequential(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 300, Size: 2000, Seed: 7, K: 30}); err != nil {
+		t.Fatal(err)
+	}
+	big := strings.Repeat("amber signal drift\n", boundary.MaxFileSize/10)
+	writeFile(t, filepath.Join(dir, "area-000", "note-00050x.md"), big) // before the 11th passage
+	writeFile(t, filepath.Join(dir, "area-001", "note-00290x.md"), big) // after it
+	if err := os.Symlink("/dev/null", filepath.Join(dir, "area-001", "note-00260x.md")); err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, query := range []string{corpus.Planted, corpus.Absent, "the"} {
+		runtime.GOMAXPROCS(1)
+		want := runQuery(t, dir, query)
+		for _, procs := range []int{2, 3, 8} {
+			runtime.GOMAXPROCS(procs)
+			got := runQuery(t, dir, query)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("%q with GOMAXPROCS=%d differs from one note at a time (-want +got):\n%s", query, procs, diff)
+			}
+		}
+		if query == corpus.Planted {
+			if !want.Truncated || len(want.Matches) != MaxMatches {
+				t.Errorf("%q: %d matches, truncated=%v; want %d, true", query, len(want.Matches), want.Truncated, MaxMatches)
+			}
+			var names []string
+			for _, s := range want.Skipped {
+				names = append(names, s.File)
+			}
+			if got, want := strings.Join(names, " "), "area-000/note-00050x.md area-001/note-00260x.md"; got != want {
+				t.Errorf("skipped %s, want %s", got, want)
+			}
 		}
 	}
 }
