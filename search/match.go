@@ -366,20 +366,32 @@ func (s *idScanner) at(text []byte, ps int) string {
 		s.id = frontMatterID(text)
 	}
 	// s.off is the first line not yet scanned; scan up to and including the
-	// passage's own first line.
+	// passage's own first line. Only a line with a '#' among its first four
+	// bytes can be a heading, so the scan jumps from '#' to '#'.
 	for s.off <= ps && s.off < len(text) {
-		le := lineEnd(text, s.off)
-		if h, ok := headingText(text[s.off:le]); ok {
-			if tok := idToken(h); tok != nil {
-				s.tok = tok
+		h := bytes.IndexByte(text[s.off:], '#')
+		if h < 0 {
+			s.off = len(text)
+			break
+		}
+		ls := lineStart(text, s.off+h) // s.off starts a line, so ls >= s.off
+		if ls > ps {
+			s.off = ls // the lines before hold no '#'
+			break
+		}
+		if s.off+h-ls <= 3 {
+			if h, ok := headingText(text[ls:lineEnd(text, ls)]); ok {
+				if tok := idToken(h); tok != nil {
+					s.tok = tok
+				}
 			}
 		}
-		nl := bytes.IndexByte(text[s.off:], '\n')
+		nl := bytes.IndexByte(text[ls:], '\n')
 		if nl < 0 {
 			s.off = len(text)
 			break
 		}
-		s.off += nl + 1
+		s.off = ls + nl + 1
 	}
 	if s.tok != nil {
 		if s.id != string(s.tok) {
