@@ -359,6 +359,11 @@ func checkMessage(line []byte) (jsonrpc.Message, *rejection) {
 	if !utf8.Valid(line) {
 		return nil, &rejection{code: codeParseError, message: "Parse error: the message is not valid UTF-8"}
 	}
+	// Syntax first: a line that is not JSON is a Parse error even when a
+	// repeated key comes before the fault.
+	if !json.Valid(line) {
+		return nil, &rejection{code: codeParseError, message: "Parse error: the message is not valid JSON"}
+	}
 	sc, err := scanJSON(line, false)
 	if err != nil {
 		var le *limitError
