@@ -1,0 +1,76 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"practice-notes/internal/faultinject"
+)
+
+// TestOutputHygiene drives the real server over its line transport with a
+// mix of good calls, refusals, a panic, resource reads and bad lines, with
+// the log at debug level. Every stdout line must be one JSON-RPC message;
+// no reply may hold an absolute path; no log line may hold note text or a
+// path outside the root.
+func TestOutputHygiene(t *testing.T) {
+	const noteText = "NOTE-TEXT-MARKER"
+	base := t.TempDir()
+	dir := filepath.Join(base, "notes")
+	hWrite(t, filepath.Join(dir, "a.md"), "# N1\n\nneedle "+noteText+"\n")
+	hWrite(t, filepath.Join(dir, "boom.md"), "needle "+noteText+"\n")
+	hWrite(t, filepath.Join(base, "outside.md"), "needle "+noteText+" outside\n")
+	hWrite(t, filepath.Join(dir, "big.md"), strings.Repeat(noteText+"\n", 10000))
+	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(dir, "link.md")); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
+		if op == faultinject.ReadFile && name == "boom.md" {
+			panic("read " + filepath.Join(dir, name) + ": " + noteText)
+		}
+		return nil
+	}))
+
+	s := hStart(t, dir)
+	s.initialize()
+	lines := []string{
+		hCallLine(1, "needle"), // panics on boom.md
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"outside"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"a","query":"b"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"` + strings.Repeat("x", 300) + `"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"resources/list"}`,
+		`{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"practice-notes:///a.md"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"practice-notes:///..%2Foutside.md"}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"practice-notes:///link.md"}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"practice-notes:///big.md"}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+		`not json ` + noteText,
+		`{"jsonrpc":"2.0","id":11,"method":"ping","params":{"x":"` + noteText + `","x":1}}`,
+	}
+	for _, l := range lines {
+		s.send(l)
+	}
+	var replies []string
+	for range lines {
+		msg := s.next()
+		b, _ := json.Marshal(msg)
+		replies = append(replies, string(b))
+	}
+	all := strings.Join(replies, "\n")
+	if strings.Contains(all, base) {
+		t.Errorf("a reply holds an absolute path:\n%s", all)
+	}
+	if !strings.Contains(all, `"id":1`) || !strings.Contains(all, "-32603") {
+		t.Errorf("the panicking call was not answered with an internal error:\n%s", all)
+	}
+	log := s.log.String()
+	if bad, ok := hContainsAny(log, noteText, base); ok {
+		t.Errorf("the log holds %q:\n%s", bad, log)
+	}
+	if !strings.Contains(log, "recovered from a panic") {
+		t.Errorf("the panic was not logged:\n%s", log)
+	}
+}
