@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,7 +18,7 @@ import (
 // mix of good calls, refusals, a panic, resource reads and bad lines, with
 // the log at debug level. Every stdout line must be one JSON-RPC message;
 // no reply may hold an absolute path; no log line may hold note text or a
-// path outside the root.
+// path outside the root; and the folder must be exactly as it was.
 func TestOutputHygiene(t *testing.T) {
 	const noteText = "NOTE-TEXT-MARKER"
 	base := t.TempDir()
@@ -34,6 +37,7 @@ func TestOutputHygiene(t *testing.T) {
 		return nil
 	}))
 
+	before := treeState(t, base)
 	s := hStart(t, dir)
 	s.initialize()
 	lines := []string{
@@ -73,4 +77,37 @@ func TestOutputHygiene(t *testing.T) {
 	if !strings.Contains(log, "recovered from a panic") {
 		t.Errorf("the panic was not logged:\n%s", log)
 	}
+	if after := treeState(t, base); after != before {
+		t.Errorf("serving changed the folder:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// treeState describes every entry under dir: name, type, permissions,
+// size, modification time and content.
+func treeState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v %d %v", p, info.Mode(), info.Size(), info.ModTime().UnixNano())
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }
