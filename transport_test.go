@@ -502,6 +502,9 @@ func TestServeProcessStops(t *testing.T) {
 		for i := range 20 {
 			fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 10+i)
 		}
+		// Let the server answer (into the closed pipe) before stdin ends,
+		// which would cancel the pings.
+		time.Sleep(300 * time.Millisecond)
 		now := time.Now()
 		stdin.Close()
 		waitExit(t, cmd, now)

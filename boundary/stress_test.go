@@ -58,7 +58,7 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 					cancel()
 					return
 				}
-				names := append([]string{"swap.md", "grow.md", "sub/inner.md", "swap.md/x.md"}, listing.Notes...)
+				names := append([]string{"swap.md", "flip.md", "flip.md", "flip.md", "grow.md", "sub/inner.md", "swap.md/x.md"}, listing.Notes...)
 				for _, name := range names {
 					start := time.Now()
 					data, err := root.ReadFile(ctx, name)
@@ -75,6 +75,9 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 						continue
 					}
 					reads.Add(1)
+					if (name == "swap.md" || name == "flip.md") && string(data) == treeswap.StableText {
+						report(name + ": read stable.md through a link")
+					}
 					if bytes.Contains(data, []byte(treeswap.Secret)) || bytes.Contains(data, []byte(treeswap.Big)) {
 						report(name + ": returned bytes from outside the root or from the 10 MB file")
 					}

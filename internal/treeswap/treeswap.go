@@ -22,15 +22,20 @@ const (
 	Big    = "STRESS-BIG-FILE"
 )
 
+// StableText is the text of stable.md, which swap.md is sometimes a link
+// to: read as swap.md, it was read through a link.
+const StableText = "needle stable\n"
+
 // Swapper keeps changing a tree under a root until stopped: a note is
 // replaced in turn by a regular file, a link to a file outside, a FIFO, a
-// directory, a 10 MB file, a hard link to a file outside and a link to
-// /dev/zero; another note is truncated and grown in place past the size
-// limit; a directory is swapped for a link to a directory outside.
+// directory, a 10 MB file, a hard link to a file outside, a link to
+// /dev/zero and a link to another note; another note is truncated and grown in place past the size
+// limit; a directory is swapped for a link to a directory outside; and
+// flip.md keeps turning into a link to stable.md and back.
 type Swapper struct {
 	base string
 	// Root is the directory to serve; it holds stable.md, swap.md,
-	// grow.md and sub/inner.md, each containing "needle".
+	// flip.md, grow.md and sub/inner.md, each containing "needle".
 	Root   string
 	rounds atomic.Int64
 	stop   chan struct{}
@@ -57,9 +62,10 @@ func New(t testing.TB) *Swapper {
 	mk("outside/inner.md", "needle "+Secret+"\n")
 	bigLine := "needle " + Big + "\n"
 	mk("staging/big.md", strings.Repeat(bigLine, 10<<20/len(bigLine)+1)) // over 10 MB
-	mk("root/stable.md", "needle stable\n")
+	mk("root/stable.md", StableText)
 	mk("root/swap.md", "needle swap\n")
 	mk("root/grow.md", "needle grow\n")
+	mk("root/flip.md", "needle flip\n")
 	mk("root/sub/inner.md", "needle inner\n")
 	return s
 }
@@ -77,6 +83,14 @@ func (s *Swapper) run() {
 		default:
 		}
 	}
+	flipped := make(chan struct{})
+	go func() {
+		defer close(flipped)
+		if err := s.flip(); err != nil {
+			fail(err)
+		}
+	}()
+	defer func() { <-flipped }()
 	swap := s.Path("root/swap.md")
 	steps := []func() error{
 		func() error { return os.WriteFile(swap, []byte("needle swap\n"), 0o644) },
@@ -92,6 +106,11 @@ func (s *Swapper) run() {
 		func() error { return os.Rename(s.Path("staging/big.md"), swap) },
 		func() error { return os.Link(s.Path("outside/secret.md"), swap) },
 		func() error { return os.Symlink("/dev/zero", swap) },
+		// A link inside the root is not followed either: a read of swap.md
+		// must never return stable.md's text.
+		func() error { return os.Symlink("stable.md", swap) },
+		func() error { return os.WriteFile(swap, []byte("needle swap\n"), 0o644) },
+		func() error { return os.Symlink("stable.md", swap) },
 	}
 	grow := s.Path("root/grow.md")
 	for i := 0; ; i++ {
@@ -150,6 +169,32 @@ func (s *Swapper) run() {
 			}
 		}
 		s.rounds.Add(1)
+	}
+}
+
+// flip swaps flip.md between a regular file and a link to stable.md as
+// fast as it can, each time by an atomic rename, until stop, so that reads
+// of flip.md race the change between their checks and their open.
+func (s *Swapper) flip() error {
+	flip, link, file := s.Path("root/flip.md"), s.Path("root/.flip-link"), s.Path("root/.flip-file")
+	for {
+		select {
+		case <-s.stop:
+			return nil
+		default:
+		}
+		if err := os.Symlink("stable.md", link); err != nil {
+			return err
+		}
+		if err := os.Rename(link, flip); err != nil {
+			return err
+		}
+		if err := os.WriteFile(file, []byte("needle flip\n"), 0o644); err != nil {
+			return err
+		}
+		if err := os.Rename(file, flip); err != nil {
+			return err
+		}
 	}
 }
 
