@@ -480,8 +480,12 @@ func report(w io.Writer, rows []row) {
 		if det := fa*bc - fc*ba; det != 0 {
 			perFile := (ta*bc - tc*ba) / det
 			perByte := (fa*tc - fc*ta) / det
-			fmt.Fprintf(&b, "- as a cost per file plus a cost per byte through both points: %.1f µs per file + %.1f ms per 100 MB\n",
-				perFile/float64(time.Microsecond), perByte*1e8/float64(time.Millisecond))
+			if perFile < 0 || perByte < 0 {
+				fmt.Fprintf(&b, "- a cost per file plus a cost per byte does not fit these two points (a negative part): too noisy a run\n")
+			} else {
+				fmt.Fprintf(&b, "- as a cost per file plus a cost per byte through both points: %.1f µs per file + %.1f ms per 100 MB\n",
+					perFile/float64(time.Microsecond), perByte*1e8/float64(time.Millisecond))
+			}
 		}
 	}
 	targets(&b, rows)
