@@ -218,33 +218,41 @@ func TestPanicInSearchIsAnswered(t *testing.T) {
 }
 
 // TestPipelinedCalls writes 1,000 calls without waiting for answers: each
-// is answered exactly once, with the right result.
+// is answered exactly once, with the right result, and nothing is left
+// running afterwards.
 func TestPipelinedCalls(t *testing.T) {
 	n := 1000
 	if testing.Short() {
 		n = 200
 	}
-	s := hStart(t, hTree(t, hNotes))
-	s.initialize()
-	go func() {
-		for i := range n {
-			s.send(hCallLine(i, "sign-in"))
+	before := runtime.NumGoroutine()
+	t.Run("calls", func(t *testing.T) {
+		s := hStart(t, hTree(t, hNotes))
+		s.initialize()
+		go func() {
+			for i := range n {
+				s.send(hCallLine(i, "sign-in"))
+			}
+		}()
+		seen := make(map[int]bool)
+		for range n {
+			msg := s.next()
+			id, ok := msg["id"].(float64)
+			if !ok || seen[int(id)] {
+				t.Fatalf("unexpected or repeated answer %v", msg)
+			}
+			seen[int(id)] = true
+			res, _ := msg["result"].(map[string]any)
+			sc, _ := res["structuredContent"].(map[string]any)
+			if m := hMatches(sc); len(m) != 1 || m[0]["file"] != "a.md" {
+				t.Fatalf("answer %v: %v", id, msg)
+			}
 		}
-	}()
-	seen := make(map[int]bool)
-	for range n {
-		msg := s.next()
-		id, ok := msg["id"].(float64)
-		if !ok || seen[int(id)] {
-			t.Fatalf("unexpected or repeated answer %v", msg)
+		if err := s.closeInput(time.Second); err != nil {
+			t.Errorf("serveStdio returned %v", err)
 		}
-		seen[int(id)] = true
-		res, _ := msg["result"].(map[string]any)
-		sc, _ := res["structuredContent"].(map[string]any)
-		if m := hMatches(sc); len(m) != 1 || m[0]["file"] != "a.md" {
-			t.Fatalf("answer %v: %v", id, msg)
-		}
-	}
+	})
+	hWaitGoroutines(t, before)
 }
 
 // TestConcurrentCalls makes 100 calls at once through the SDK client: all

@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package treeswap keeps changing a directory tree while tests read it, to
 // race the boundary's checks against every kind of swap. It is test support
 // only.
