@@ -155,24 +155,23 @@ type patternReader struct {
 	off        int64
 }
 
+var filler = bytes.Repeat([]byte{'a'}, 64<<10)
+
 func (r *patternReader) Read(p []byte) (int, error) {
-	total := int64(len(r.head)) + r.n + int64(len(r.tail))
-	if r.off >= total {
+	head, body := int64(len(r.head)), int64(len(r.head))+r.n
+	var n int
+	switch o := r.off; {
+	case o < head:
+		n = copy(p, r.head[o:])
+	case o < body:
+		n = copy(p, filler[:min(int64(len(filler)), body-o)])
+	case o < body+int64(len(r.tail)):
+		n = copy(p, r.tail[o-body:])
+	default:
 		return 0, io.EOF
 	}
-	i := 0
-	for ; i < len(p) && r.off < total; i++ {
-		switch o := r.off; {
-		case o < int64(len(r.head)):
-			p[i] = r.head[o]
-		case o < int64(len(r.head))+r.n:
-			p[i] = 'a'
-		default:
-			p[i] = r.tail[o-int64(len(r.head))-r.n]
-		}
-		r.off++
-	}
-	return i, nil
+	r.off += int64(n)
+	return n, nil
 }
 
 // TestTransportLongLineMemory streams a 256 MiB line: the transport must
