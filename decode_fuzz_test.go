@@ -167,6 +167,17 @@ func FuzzLine(f *testing.F) {
 			if (rej.code == codeParseError) == jsonOK {
 				t.Fatalf("%q: code %d, but UTF-8 JSON: %v", line, rej.code, jsonOK)
 			}
+			if rej.code == codeNoReply {
+				var obj map[string]json.RawMessage
+				json.Unmarshal(line, &obj)
+				_, method := obj["method"]
+				_, result := obj["result"]
+				_, errKey := obj["error"]
+				if method || !(result || errKey) {
+					t.Fatalf("%q: dropped without a reply, but it is not a response", line)
+				}
+				return
+			}
 			if rej.code != codeParseError && rej.code != codeInvalidRequest {
 				t.Fatalf("%q: unexpected code %d", line, rej.code)
 			}

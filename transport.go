@@ -39,6 +39,7 @@ const (
 const (
 	codeParseError     = jsonrpc.CodeParseError     // -32700: not JSON
 	codeInvalidRequest = jsonrpc.CodeInvalidRequest // -32600: JSON, but not a message we accept
+	codeNoReply        = 0                          // refused, logged, not answered
 )
 
 // lineTransport is an [mcp.Transport] that carries one JSON-RPC message per
@@ -53,7 +54,9 @@ const (
 // or in its params (the SDK would silently keep the last one, so
 // {"name":"a","name":"b"} would call tool b), nests deeper than 64 levels,
 // is not JSON-RPC 2.0, or is a request whose id is null, fractional, outside
-// ±2^53 or not a string or number. Deeper objects, such as a tool's
+// ±2^53 or not a string or number. A message that looks like a response
+// (from the client, to a request of ours) is never answered: a bad one is
+// logged and dropped. Deeper objects, such as a tool's
 // arguments, are left to their handlers: search_notes refuses a repeated
 // argument itself, as a tool error the model can read. Blank lines are
 // ignored. Input must be UTF-8.
@@ -334,6 +337,9 @@ func (c *lineConn) reject(id json.RawMessage, code int64, message string, size a
 	if c.refused <= 10 || c.refused%1000 == 0 {
 		c.t.log.Warn("refused a message from the client", "code", code, "reason", message, "bytes", size, "refused_so_far", c.refused)
 	}
+	if code == codeNoReply {
+		return
+	}
 	data, err := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
@@ -368,7 +374,7 @@ func checkMessage(line []byte) (jsonrpc.Message, *rejection) {
 	if err != nil {
 		var le *limitError
 		if errors.As(err, &le) {
-			return nil, &rejection{code: codeInvalidRequest, message: "Invalid Request: " + le.msg, id: sc.id}
+			return nil, notAnswered(line, &rejection{code: codeInvalidRequest, message: "Invalid Request: " + le.msg, id: sc.id})
 		}
 		return nil, &rejection{code: codeParseError, message: "Parse error: the message is not valid JSON"}
 	}
@@ -385,7 +391,7 @@ func checkMessage(line []byte) (jsonrpc.Message, *rejection) {
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
-		return nil, &rejection{code: codeInvalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 message", id: id}
+		return nil, notAnswered(line, &rejection{code: codeInvalidRequest, message: "Invalid Request: not a JSON-RPC 2.0 message", id: id})
 	}
 	if req, ok := msg.(*jsonrpc.Request); ok && sc.hasID {
 		// A request with an id must be answered under that very id, so it
@@ -395,6 +401,24 @@ func checkMessage(line []byte) (jsonrpc.Message, *rejection) {
 		}
 	}
 	return msg, nil
+}
+
+// notAnswered returns rej, or a rejection that is not answered when the
+// JSON object in line looks like a response (a "result" or "error" key and
+// no "method"): a response must never be answered, or two peers could
+// answer each other's errors for ever.
+func notAnswered(line []byte, rej *rejection) *rejection {
+	var top map[string]json.RawMessage
+	if json.Unmarshal(line, &top) != nil {
+		return rej
+	}
+	_, method := top["method"]
+	_, result := top["result"]
+	_, failure := top["error"]
+	if !method && (result || failure) {
+		return &rejection{code: codeNoReply, message: "dropped a response that is not acceptable (" + rej.message + ")"}
+	}
+	return rej
 }
 
 // limitError is a structural limit a valid JSON text broke.

@@ -84,12 +84,15 @@ func TestTransportAnswersBadLines(t *testing.T) {
 			t.Fatalf("%s: the ping after it got %v; the session should go on", tt.name, msg)
 		}
 	}
-	// Blank lines are ignored without a reply.
+	// Blank lines, and bad responses, are dropped without a reply.
 	s.send("")
 	s.send("  \t ")
+	s.send(`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error"}}`)
+	s.send(`{"jsonrpc":"2.0","id":7,"result":{},"result":{}}`)
+	s.send(`{"jsonrpc":"1.0","id":7,"result":{}}`)
 	s.send(`{"jsonrpc":"2.0","id":"after-blank","method":"ping"}`)
 	if msg := s.next(); msg["id"] != "after-blank" {
-		t.Errorf("a blank line was answered: %v", msg)
+		t.Errorf("a blank line or a response was answered: %v", msg)
 	}
 	// Good lines with odd but valid framing still work.
 	s.send(`  {"jsonrpc":"2.0","id":"crlf","method":"ping"}  ` + "\r")
