@@ -463,12 +463,14 @@ func report(w io.Writer, rows []row) {
 	fmt.Fprintf(&b, "\nRuns: %d spawns per corpus; %d warm-up and %d measured calls of each phrase, each followed by rg (and grep for the first %d) on the same folder (ours p50/p99, rg, grep); then %d more calls of each phrase back to back with nothing in between. Peak RSS is the server's VmHWM after all calls (ru_maxrss at exit: %s).\n",
 		*spawns, *warmup, *calls, *grepCalls, *calls, maxrssList(rows))
 
-	fmt.Fprintf(&b, "\nCost per bytes scanned (absent phrase, ours p50):\n\n")
+	fmt.Fprintf(&b, "\nCost of the absent phrase (ours p50) per bytes and per file scanned:\n\n")
 	for _, r := range rows {
 		if r.bytes < 1e6 {
 			continue
 		}
-		fmt.Fprintf(&b, "- %s: %.1f ms per 100 MB\n", r.label, float64(median(r.ours["absent"]))/float64(time.Millisecond)/float64(r.bytes)*1e8)
+		fmt.Fprintf(&b, "- %s: %.1f ms per 100 MB, %.1f µs per file\n", r.label,
+			float64(median(r.ours["absent"]))/float64(time.Millisecond)/float64(r.bytes)*1e8,
+			float64(median(r.ours["absent"]))/float64(time.Microsecond)/float64(max(r.files, 1)))
 	}
 	if n := len(rows); n >= 2 && rows[n-1].bytes > rows[n-2].bytes && rows[n-2].bytes >= 1e6 {
 		a, c := rows[n-2], rows[n-1]
@@ -481,7 +483,7 @@ func report(w io.Writer, rows []row) {
 			perFile := (ta*bc - tc*ba) / det
 			perByte := (fa*tc - fc*ta) / det
 			if perFile < 0 || perByte < 0 {
-				fmt.Fprintf(&b, "- a cost per file plus a cost per byte does not fit these two points (a negative part): too noisy a run\n")
+				fmt.Fprintf(&b, "- a cost per file plus a cost per byte through both points has a negative part: the time follows the number of files, not the bytes\n")
 			} else {
 				fmt.Fprintf(&b, "- as a cost per file plus a cost per byte through both points: %.1f µs per file + %.1f ms per 100 MB\n",
 					perFile/float64(time.Microsecond), perByte*1e8/float64(time.Millisecond))
