@@ -2,13 +2,17 @@ package search
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -16,6 +20,7 @@ import (
 
 	"practice-notes/boundary"
 	"practice-notes/internal/corpus"
+	"practice-notes/internal/faultinject"
 )
 
 // referenceFind is the plain form of Find: it tries every position where a
@@ -310,5 +315,47 @@ func TestRunParallelMatchesSequential(t *testing.T) {
 				t.Errorf("skipped %s, want %s", got, want)
 			}
 		}
+	}
+}
+
+// A call cancelled while notes are being read on several goroutines returns
+// the cancellation, and no goroutine it started outlives it.
+func TestRunParallelCancelled(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 300, Size: 1000, Seed: 3}); err != nil {
+		t.Fatal(err)
+	}
+	root, err := boundary.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	q, err := ParseQuery(corpus.Absent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var reads atomic.Int32
+	restore := faultinject.Set(func(_ context.Context, op faultinject.Op, _ string) error {
+		if op == faultinject.ReadFile && reads.Add(1) == 50 {
+			cancel()
+			// This read is still going on when the others see the
+			// cancellation: Run must wait for it.
+			time.Sleep(100 * time.Millisecond)
+		}
+		return nil
+	})
+	defer restore()
+	before := runtime.NumGoroutine()
+	if _, err := Run(ctx, root, q); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run cancelled after 50 reads: %v, want context.Canceled", err)
+	}
+	if n := reads.Load(); n >= 300 {
+		t.Errorf("all %d notes were read after the call was cancelled", n)
+	}
+	if after := runtime.NumGoroutine(); after > before {
+		t.Errorf("%d goroutines before the call, %d after it returned", before, after)
 	}
 }
