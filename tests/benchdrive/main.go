@@ -513,7 +513,7 @@ func targets(b *bytes.Buffer, rows []row) {
 	sp := median(spawn)
 	fmt.Fprintf(b, "| spawn to first reply ≤ 15 ms (median) | %s | %s |\n", ms(sp), check(sp <= 15*time.Millisecond))
 	small := max(median(first.burst["present"]), median(first.burst["absent"]))
-	fmt.Fprintf(b, "| %s: tools/call p50 ≤ 0.3 ms | back to back: %s (present), %s (absent); interleaved with rg: %s, %s | %s back to back |\n", first.label,
+	fmt.Fprintf(b, "| %s: tools/call p50 ≤ 0.3 ms | back to back: %s (present), %s (absent); each after an rg/grep run: %s, %s | %s back to back |\n", first.label,
 		ms(median(first.burst["present"])), ms(median(first.burst["absent"])),
 		ms(median(first.ours["present"])), ms(median(first.ours["absent"])), check(small <= 300*time.Microsecond))
 	if rg := median(last.rg["absent"]); rg > 0 {
