@@ -26,7 +26,9 @@ type Passage struct {
 //
 // Candidates are found by the query's anchor rune (see Query.chooseAnchor):
 // every byte that can start a rune folding to it is looked for with
-// [bytes.IndexByte]. From an anchor, the runes and gaps before it are
+// [bytes.IndexByte], or, on amd64 with AVX2, the anchor and the rune after
+// it are looked for together when both fold within ASCII (see choosePair
+// and indexPair). From an anchor, the runes and gaps before it are
 // matched backwards, which gives the only position a match through that
 // anchor can start at; the whole match is then checked forwards from there,
 // exactly as if every position had been tried. Matches are met in the order

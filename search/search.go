@@ -12,8 +12,10 @@
 //   - results are ordered by file (byte order of the slash-separated path)
 //     then position, hold at most [MaxMatches] passages and say when more
 //     matched;
-//   - a call reads every note afresh, stops between files when its context
-//     is cancelled, and gives up after [Timeout];
+//   - a call reads every note afresh (nothing is cached between calls; notes
+//     are read on several goroutines into reused buffers, and the results
+//     are the same as reading them one after another), stops between files
+//     when its context is cancelled, and gives up after [Timeout];
 //   - file names in results are relative to the root, and a file that was
 //     not searched is reported by name and reason only.
 package search
