@@ -13,12 +13,12 @@ import (
 	"testing"
 	"time"
 
-	"practice-notes/internal/treeswap"
+	"practice-notes/tests/treeswap"
 )
 
 // TestStressSearchesDuringSwaps runs 1,000 searches through the real server
 // (line transport, limits, handler) while the notes folder keeps changing
-// under it (see internal/treeswap: links to outside files and directories,
+// under it (see tests/treeswap: links to outside files and directories,
 // a FIFO, a directory, a 10 MB file, a hard link, truncation and growth).
 // Every reply must be well formed and come within the deadline, and no
 // reply or log line may hold a byte from outside the root or a path

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"practice-notes/internal/treeswap"
+	"practice-notes/tests/treeswap"
 )
 
 // TestStressReadsDuringSwaps walks and reads the root from many goroutines

@@ -3,7 +3,7 @@
 # whole processes, on three generated corpora:
 #   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB.
 # It builds the binary, generates the corpora (deterministic, fictional
-# notes; see internal/corpus), measures spawn-to-first-reply time,
+# notes; see tests/corpus), measures spawn-to-first-reply time,
 # tools/call p50/p99 for a present and an absent phrase, the server's peak
 # RSS, and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
 # It prints a Markdown report and writes it to $BENCH_OUT.

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/corpus"
+	"practice-notes/tests/corpus"
 )
 
 // Benchmarks of the engine. They are not timed tests: `go test ./...` only

@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/corpus"
+	"practice-notes/tests/corpus"
 	"practice-notes/internal/faultinject"
 )
 

@@ -1,5 +1,5 @@
 // Command gencorpus writes a deterministic corpus of fictional Markdown notes
-// for benchmarks. See package practice-notes/internal/corpus for what the
+// for benchmarks. See package practice-notes/tests/corpus for what the
 // notes look like and what is guaranteed about the planted and absent
 // phrases.
 //
@@ -18,7 +18,7 @@ import (
 	"io/fs"
 	"os"
 
-	"practice-notes/internal/corpus"
+	"practice-notes/tests/corpus"
 )
 
 func main() {
