@@ -264,3 +264,37 @@ func TestRootSelection(t *testing.T) {
 		}
 	}
 }
+
+// Requests already sent when the client closes stdin are still answered:
+// "printf requests | practice-notes serve" gets every reply, then the
+// process exits 0.
+func TestServeAnswersBeforeExit(t *testing.T) {
+	cmd := exec.Command(binary(t), "serve", "-root", "practice-data")
+	cmd.Stdin = strings.NewReader(strings.Join([]string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"sign-in"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"café"}}}`,
+	}, "\n") + "\n")
+	start := time.Now()
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("serve took %v to exit after its input ended", d)
+	}
+	var ids []float64
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		var msg map[string]any
+		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", line)
+		}
+		id, _ := msg["id"].(float64)
+		ids = append(ids, id)
+	}
+	if fmt.Sprint(ids) != "[1 2 3 4]" {
+		t.Errorf("answered ids %v; want [1 2 3 4]", ids)
+	}
+}

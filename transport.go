@@ -104,6 +104,8 @@ func (t *lineTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 		t:        t,
 		incoming: make(chan jsonrpc.Message),
 		closed:   make(chan struct{}),
+		pending:  make(map[jsonrpc.ID]bool),
+		answered: make(chan struct{}, 1),
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -131,6 +133,7 @@ func serveOSStdio(ctx context.Context, server *mcp.Server, log *slog.Logger) err
 
 // stopGrace is how long calls in flight have to finish once the input has
 // ended or a signal has come, before the server exits without them.
+// It starts after drainGrace when the input ends.
 const stopGrace = 500 * time.Millisecond
 
 // serveStdio runs server over t until the client closes the input or ctx
@@ -153,7 +156,11 @@ func serveStdio(ctx context.Context, server *mcp.Server, t *lineTransport, log *
 		t.stop()
 	case <-t.inputDone():
 	}
-	timer := time.NewTimer(stopGrace)
+	grace := stopGrace
+	if ctx.Err() == nil {
+		grace += drainGrace // the input ended: requests already read are answered first
+	}
+	timer := time.NewTimer(grace)
 	defer timer.Stop()
 	select {
 	case err := <-done:
@@ -190,23 +197,68 @@ type lineConn struct {
 	closed    chan struct{}
 
 	refused int // lines refused so far; used by readLoop only
+
+	// pending holds the ids of requests handed to the SDK and not yet
+	// answered. At the end of the input, Read waits (up to drainGrace) for
+	// them to be answered before it reports io.EOF, because the SDK drops
+	// the replies to requests still running when its connection ends:
+	// without this, "printf requests | practice-notes serve" would get no
+	// answers at all.
+	pendingMu sync.Mutex
+	pending   map[jsonrpc.ID]bool
+	answered  chan struct{} // signalled after each answer
 }
 
 func (c *lineConn) SessionID() string { return "" }
 
-// Read returns the next well-formed message. It returns io.EOF at the end
-// of the input or after Close.
+// Read returns the next well-formed message. At the end of the input it
+// returns io.EOF once every request it returned has been answered, or after
+// drainGrace; after Close it returns io.EOF at once.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	select {
 	case msg, ok := <-c.incoming:
 		if !ok {
+			c.drain(ctx)
 			return nil, c.readErr
+		}
+		if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+			c.pendingMu.Lock()
+			c.pending[req.ID] = true
+			c.pendingMu.Unlock()
 		}
 		return msg, nil
 	case <-c.closed:
 		return nil, io.EOF
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// drainGrace is how long requests already read may take to be answered
+// once the input has ended.
+const drainGrace = 400 * time.Millisecond
+
+// drain waits until no request is waiting for its answer, for at most
+// drainGrace.
+func (c *lineConn) drain(ctx context.Context) {
+	timer := time.NewTimer(drainGrace)
+	defer timer.Stop()
+	for {
+		c.pendingMu.Lock()
+		n := len(c.pending)
+		c.pendingMu.Unlock()
+		if n == 0 {
+			return
+		}
+		select {
+		case <-c.answered:
+		case <-timer.C:
+			return
+		case <-c.closed:
+			return
+		case <-ctx.Done():
+			return
+		}
 	}
 }
 
@@ -219,7 +271,17 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return fmt.Errorf("encoding a message: %w", err)
 	}
-	return c.writeLine(data)
+	err = c.writeLine(data)
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		c.pendingMu.Lock()
+		delete(c.pending, resp.ID)
+		c.pendingMu.Unlock()
+		select {
+		case c.answered <- struct{}{}:
+		default:
+		}
+	}
+	return err
 }
 
 func (c *lineConn) writeLine(data []byte) error {
