@@ -13,15 +13,14 @@ import (
 	"time"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/faultinject"
 )
 
 // Fault tests: each fault must give a clear, bounded answer through the
 // real server, with no absolute path or operating-system message in the
 // reply or the log. The tests run as root, where chmod 000 does not stop a
 // read, so unreadable files and directories, and a file vanishing at an
-// exact moment, are made through the fault seam (internal/faultinject);
-// the other faults are made for real.
+// exact moment, are made through the fault seam (boundary.Root.InjectFaults,
+// installed by hInjectFaults); the other faults are made for real.
 
 // faultSearch runs one search on a server over dir and returns the decoded
 // result or the error text, failing on anything that leaks.
@@ -81,12 +80,12 @@ func TestFaultUnreadableFileAndDirectory(t *testing.T) {
 		"locked.md":       "needle locked\n",
 		"closed/inner.md": "needle inner\n",
 	})
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if (op == faultinject.ReadFile && name == "locked.md") || (op == faultinject.ListDir && name == "closed") {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if (op == boundary.ReadFile && name == "locked.md") || (op == boundary.ListDir && name == "closed") {
 			return injectedErr(name)
 		}
 		return nil
-	}))
+	})
 	res, errText := faultSearch(t, dir, "needle")
 	if errText != "" {
 		t.Fatalf("tool error %q", errText)
@@ -105,12 +104,12 @@ func TestFaultUnreadableFileAndDirectory(t *testing.T) {
 
 func TestFaultUnreadableRoot(t *testing.T) {
 	dir := hTree(t, map[string]string{"ok.md": "needle\n"})
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if op == faultinject.ListDir && name == "." {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if op == boundary.ListDir && name == "." {
 			return injectedErr(name)
 		}
 		return nil
-	}))
+	})
 	_, errText := faultSearch(t, dir, "needle")
 	if errText != "search failed: listing the root: could not be read" {
 		t.Errorf("tool error %q; want the root named as unreadable", errText)
@@ -122,12 +121,12 @@ func TestFaultUnreadableRoot(t *testing.T) {
 // real).
 func TestFaultFileVanishes(t *testing.T) {
 	dir := hTree(t, map[string]string{"a.md": "needle a\n", "gone.md": "needle gone\n", "z.md": "needle z\n"})
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if op == faultinject.ReadFile && name == "gone.md" {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if op == boundary.ReadFile && name == "gone.md" {
 			os.Remove(filepath.Join(dir, "gone.md"))
 		}
 		return nil
-	}))
+	})
 	res, errText := faultSearch(t, dir, "needle")
 	if errText != "" {
 		t.Fatalf("tool error %q", errText)

@@ -64,11 +64,29 @@ func hWrite(t testing.TB, path, text string) {
 	}
 }
 
+// hFaults is the fault hook that hOpenRoot installs on each Root it opens
+// (see boundary.Root.InjectFaults), so that a test can inject faults into
+// the server that hStart or hClient starts. Set it with hInjectFaults before
+// starting the server. It is package state, so tests that set it must not
+// run in parallel; none of this package's tests do.
+var hFaults boundary.FaultHook
+
+// hInjectFaults makes every Root opened by hOpenRoot for the rest of the test
+// call h.
+func hInjectFaults(t testing.TB, h boundary.FaultHook) {
+	t.Helper()
+	hFaults = h
+	t.Cleanup(func() { hFaults = nil })
+}
+
 func hOpenRoot(t testing.TB, dir string) *boundary.Root {
 	t.Helper()
 	root, err := boundary.Open(dir)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if hFaults != nil {
+		root.InjectFaults(hFaults)
 	}
 	t.Cleanup(func() { root.Close() })
 	return root

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"practice-notes/internal/faultinject"
+	"practice-notes/boundary"
 )
 
 // TestOutputHygiene drives the real server over its line transport with a
@@ -30,12 +30,12 @@ func TestOutputHygiene(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(dir, "link.md")); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if op == faultinject.ReadFile && name == "boom.md" {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if op == boundary.ReadFile && name == "boom.md" {
 			panic("read " + filepath.Join(dir, name) + ": " + noteText)
 		}
 		return nil
-	}))
+	})
 
 	before := treeState(t, base)
 	s := hStart(t, dir)

@@ -15,7 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"practice-notes/internal/faultinject"
+	"practice-notes/boundary"
 )
 
 // gate is a handler that counts how many calls run at once and holds each
@@ -194,12 +194,12 @@ func TestRecoverPanics(t *testing.T) {
 // stdout carries only JSON-RPC, the server goes on, and the log holds no
 // panic text.
 func TestPanicInSearchIsAnswered(t *testing.T) {
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if op == faultinject.ReadFile && name == "boom.md" {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if op == boundary.ReadFile && name == "boom.md" {
 			panic("PANIC-TEXT from " + name)
 		}
 		return nil
-	}))
+	})
 	s := hStart(t, hTree(t, map[string]string{"boom.md": "x\n", "ok.md": "sign-in\n"}))
 	s.initialize()
 	s.send(hCallLine(1, "sign-in"))

@@ -21,7 +21,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"practice-notes/internal/faultinject"
+	"practice-notes/boundary"
 )
 
 var hNotes = map[string]string{
@@ -302,7 +302,8 @@ func TestTransportOneLinePerMessage(t *testing.T) {
 
 // slowReads makes every note read take d and counts reads and reads that
 // saw their context cancelled. It is a fault seam (see
-// internal/faultinject): reads are made slow on purpose.
+// boundary.Root.InjectFaults): reads are made slow on purpose. Install it
+// before starting the server.
 type slowReads struct {
 	d         time.Duration
 	reads     atomic.Int64
@@ -311,8 +312,8 @@ type slowReads struct {
 }
 
 func (s *slowReads) install(t testing.TB) {
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if op != faultinject.ReadFile {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if op != boundary.ReadFile {
 			return nil
 		}
 		s.reads.Add(1)
@@ -327,7 +328,7 @@ func (s *slowReads) install(t testing.TB) {
 			s.cancelled.Add(1)
 			return ctx.Err()
 		}
-	}))
+	})
 }
 
 func manyNotes(n int) map[string]string {

@@ -40,8 +40,6 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
-
-	"practice-notes/internal/faultinject"
 )
 
 // Limits of one walk and one read.
@@ -95,8 +93,9 @@ func refuse(name string, reason, cause error) error {
 
 // Root is an open notes directory. Its methods are safe for concurrent use.
 type Root struct {
-	dir  string
-	root *os.Root
+	dir    string
+	root   *os.Root
+	faults FaultHook // nil outside tests; see InjectFaults
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
@@ -204,7 +203,7 @@ func (r *Root) ReadFileBuffer(ctx context.Context, name string, buf []byte) ([]b
 	if err := CheckName(name); err != nil {
 		return nil, err
 	}
-	if err := faultinject.Check(ctx, faultinject.ReadFile, name); err != nil {
+	if err := r.fault(ctx, ReadFile, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	native := filepath.FromSlash(name)
@@ -355,7 +354,7 @@ type Listing struct {
 // regular files, are reported in Skipped; directories behind links are never
 // entered.
 func (r *Root) Walk(ctx context.Context) (*Listing, error) {
-	w := &walker{root: r.root, listing: &Listing{Notes: []string{}}}
+	w := &walker{root: r, listing: &Listing{Notes: []string{}}}
 	if err := w.dir(ctx, ".", 0); err != nil {
 		return nil, err
 	}
@@ -367,7 +366,7 @@ func (r *Root) Walk(ctx context.Context) (*Listing, error) {
 }
 
 type walker struct {
-	root    *os.Root
+	root    *Root
 	seen    int
 	listing *Listing
 }
@@ -376,9 +375,9 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	f, err := w.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
+	f, err := w.root.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
 	if err == nil {
-		if err = faultinject.Check(ctx, faultinject.ListDir, dir); err != nil {
+		if err = w.root.fault(ctx, ListDir, dir); err != nil {
 			f.Close()
 		}
 	}

@@ -10,13 +10,13 @@ import (
 	"testing"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/faultinject"
 )
 
 // TestScanWorkerPanicReachesCaller makes the read of one note panic (through
-// the fault seam in internal/faultinject) while notes are searched on worker
-// goroutines. The panic must come out of Run on the caller's goroutine, where
-// the server recovers it; left on a worker it would end the process.
+// the boundary's fault seam, Root.InjectFaults) while notes are searched on
+// worker goroutines. The panic must come out of Run on the caller's
+// goroutine, where the server recovers it; left on a worker it would end the
+// process.
 func TestScanWorkerPanicReachesCaller(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4)) // force the parallel path
 	dir := t.TempDir()
@@ -30,12 +30,12 @@ func TestScanWorkerPanicReachesCaller(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	t.Cleanup(faultinject.Set(func(ctx context.Context, op faultinject.Op, name string) error {
-		if op == faultinject.ReadFile && name == "n07.md" {
+	root.InjectFaults(func(ctx context.Context, op boundary.Op, name string) error {
+		if op == boundary.ReadFile && name == "n07.md" {
 			panic("injected panic")
 		}
 		return nil
-	}))
+	})
 	q, err := ParseQuery("absent")
 	if err != nil {
 		t.Fatal(err)

@@ -20,7 +20,6 @@ import (
 
 	"practice-notes/boundary"
 	"practice-notes/tests/corpus"
-	"practice-notes/internal/faultinject"
 )
 
 // referenceFind is the plain form of Find: it tries every position where a
@@ -338,8 +337,8 @@ func TestRunParallelCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var reads atomic.Int32
-	restore := faultinject.Set(func(_ context.Context, op faultinject.Op, _ string) error {
-		if op == faultinject.ReadFile && reads.Add(1) == 50 {
+	root.InjectFaults(func(_ context.Context, op boundary.Op, _ string) error {
+		if op == boundary.ReadFile && reads.Add(1) == 50 {
 			cancel()
 			// This read is still going on when the others see the
 			// cancellation: Run must wait for it.
@@ -347,7 +346,6 @@ func TestRunParallelCancelled(t *testing.T) {
 		}
 		return nil
 	})
-	defer restore()
 	if _, err := Run(ctx, root, q); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run cancelled after 50 reads: %v, want context.Canceled", err)
 	}

@@ -1,0 +1,50 @@
+package boundary
+
+import "context"
+
+// Op says which file-system operation a [FaultHook] is called before.
+type Op int
+
+const (
+	// ListDir is about to list a directory, already opened; the name is
+	// "." for the root.
+	ListDir Op = iota + 1
+	// ReadFile is about to open and read a note.
+	ReadFile
+)
+
+func (op Op) String() string {
+	switch op {
+	case ListDir:
+		return "list"
+	case ReadFile:
+		return "read"
+	}
+	return "unknown"
+}
+
+// FaultHook is called with the operation about to happen and the
+// slash-separated name relative to the root. A non-nil error is used as the
+// operating system's answer to that operation (and, like one, never shown
+// to a client: only the reason it maps to is). A hook may also sleep (to
+// make a slow file system), change the tree (to make a race happen at an
+// exact moment) or panic. It is called concurrently, from every goroutine
+// that reads through the Root.
+type FaultHook func(ctx context.Context, op Op, name string) error
+
+// InjectFaults makes r call h just before it lists a directory and just
+// before it reads a note. It is for tests: some faults cannot be made for
+// real where tests run (as root, a file with mode 000 is still readable, and
+// a file cannot be made to vanish at an exact moment between a walk and a
+// read). It must be called before r is used, and not concurrently with any
+// other method. The program itself never installs a hook, and a Root without
+// one makes no call.
+func (r *Root) InjectFaults(h FaultHook) { r.faults = h }
+
+// fault runs the installed hook, if any.
+func (r *Root) fault(ctx context.Context, op Op, name string) error {
+	if r.faults == nil {
+		return nil
+	}
+	return r.faults(ctx, op, name)
+}
