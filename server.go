@@ -39,10 +39,15 @@ func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 	})
 	s.AddTool(searchNotesTool(), ns.searchNotes)
 	s.AddResourceTemplate(notesTemplate(), ns.readNote)
-	s.AddReceivingMiddleware(ns.audit, ns.resourcesMiddleware)
-	// Added last, so outermost: a panic in any handler or middleware is
-	// answered, and work that reads notes is bounded (limits.go).
-	s.AddReceivingMiddleware(recoverPanics(log), newCallLimiter(MaxRunningCalls, MaxWaitingCalls, MaxWait).middleware)
+	// Outermost first: a panic anywhere below is answered (limits.go); every
+	// call is logged, including one refused as busy; work that reads notes
+	// is bounded.
+	s.AddReceivingMiddleware(
+		recoverPanics(log),
+		ns.audit,
+		newCallLimiter(MaxRunningCalls, MaxWaitingCalls, MaxWait).middleware,
+		ns.resourcesMiddleware,
+	)
 	return s
 }
 
