@@ -97,11 +97,11 @@ func TestListNotes(t *testing.T) {
 	for _, r := range res.Resources {
 		got = append(got, entry{r.Name, r.URI, r.MIMEType})
 	}
-	// Symbolic links, the non-note and the name holding "%" are left out;
-	// big.md is listed, like search lists it, and refused when read.
+	// Symbolic links, the non-note, the note over the size limit (refused
+	// by the walk, as a read would refuse it) and the name holding "%" are
+	// left out.
 	want := []entry{
 		{"a.md", "practice-notes:///a.md", "text/markdown; charset=utf-8"},
-		{"big.md", "practice-notes:///big.md", "text/markdown; charset=utf-8"},
 		{"sub/b.txt", "practice-notes:///sub/b.txt", "text/plain; charset=utf-8"},
 		{"what?#.md", "practice-notes:///what%3F%23.md", "text/markdown; charset=utf-8"},
 		{"with space é.md", "practice-notes:///with%20space%20%C3%A9.md", "text/markdown; charset=utf-8"},
@@ -112,11 +112,8 @@ func TestListNotes(t *testing.T) {
 	if res.NextCursor != "" {
 		t.Errorf("NextCursor = %q for a short list", res.NextCursor)
 	}
-	// Every listed note but the oversized one reads back byte for byte.
+	// Every listed note reads back byte for byte.
 	for _, r := range res.Resources {
-		if r.Name == "big.md" {
-			continue
-		}
 		rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: r.URI})
 		if err != nil {
 			t.Errorf("read %s: %v", r.URI, err)

@@ -338,8 +338,10 @@ type Skipped struct {
 
 // Listing is the result of [Root.Walk].
 type Listing struct {
-	// Notes are the candidate note names in byte order of their
-	// slash-separated paths. Each is still checked again when read.
+	// Notes are the names of the regular files, with one hard link and at
+	// most MaxFileSize bytes when listed, that a read is expected to return,
+	// in byte order of their slash-separated paths. Every check is made
+	// again on the opened file when one is read.
 	Notes []string
 	// Skipped are the entries seen but not listed, in byte order.
 	Skipped []Skipped
@@ -351,8 +353,10 @@ type Listing struct {
 // .txt, in directories up to [MaxDepth] deep, examining at most
 // [MaxEntries] entries. Names starting with "." are ignored, as are files
 // with other extensions. Symbolic links, and note-named entries that are not
-// regular files, are reported in Skipped; directories behind links are never
-// entered.
+// regular files, are larger than [MaxFileSize] or have more than one hard
+// link, are reported in Skipped with the reason a read would give;
+// directories behind links are never entered. Whether a note is text is
+// only known when it is read.
 func (r *Root) Walk(ctx context.Context) (*Listing, error) {
 	w := &walker{root: r, listing: &Listing{Notes: []string{}}}
 	if err := w.dir(ctx, ".", 0); err != nil {
@@ -436,6 +440,19 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 	case t.IsRegular():
 		if CheckName(rel) != nil {
 			w.skip(rel, ErrInvalidName)
+			return
+		}
+		// A directory opened through os.Root is listed with an lstat of
+		// every entry (on unix, Go 1.26), so Info costs no system call here:
+		// a note that would be refused on reading is refused now, and every
+		// listed note is one a read is expected to return.
+		info, err := e.Info()
+		if err != nil {
+			w.skip(rel, classify(err))
+			return
+		}
+		if reason := checkInfo(info); reason != nil {
+			w.skip(rel, reason)
 			return
 		}
 		w.listing.Notes = append(w.listing.Notes, rel)

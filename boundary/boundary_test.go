@@ -176,17 +176,35 @@ func TestWalk(t *testing.T) {
 	write(t, filepath.Join(rootDir, "image.png"), "not a note")
 	write(t, filepath.Join(rootDir, "a", "z.md"), "nested\n")
 	write(t, filepath.Join(rootDir, "a.txt"), "before a/ in byte order\n")
+	// Refused at walk time, as a read would refuse them, so that a listing
+	// (resources/list) never offers a note that cannot be read.
+	write(t, filepath.Join(rootDir, "big.md"), strings.Repeat("x", MaxFileSize+1))
+	write(t, filepath.Join(rootDir, "a", "big.txt"), strings.Repeat("x", 10<<20))
+	write(t, filepath.Join(rootDir, "limit.md"), strings.Repeat("y", MaxFileSize))
+	write(t, filepath.Join(rootDir, "linked.md"), "linked twice\n")
+	if err := os.Link(filepath.Join(rootDir, "linked.md"), filepath.Join(base, "hardlink-outside.md")); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(rootDir, "sub", "twin1.md"), "one file, two names\n")
+	if err := os.Link(filepath.Join(rootDir, "sub", "twin1.md"), filepath.Join(rootDir, "sub", "twin2.md")); err != nil {
+		t.Fatal(err)
+	}
 
 	got, err := open(t, rootDir).Walk(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := &Listing{
-		Notes: []string{"a.md", "a.txt", "a/z.md", "sub/b.txt"},
+		Notes: []string{"a.md", "a.txt", "a/z.md", "limit.md", "sub/b.txt"},
 		Skipped: []Skipped{
+			{"a/big.txt", ErrTooLarge},
+			{"big.md", ErrTooLarge},
 			{"fifo.md", ErrNotRegular},
 			{"link-out.md", ErrSymlink},
 			{"linkdir", ErrSymlink},
+			{"linked.md", ErrHardLinks},
+			{"sub/twin1.md", ErrHardLinks},
+			{"sub/twin2.md", ErrHardLinks},
 		},
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {

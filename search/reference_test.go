@@ -279,15 +279,19 @@ func TestChoosePair(t *testing.T) {
 
 // The parallel scan must give exactly what reading one note after another
 // gives: the same passages, the same truncation, and only the read refusals
-// of notes before the point where the answer was certain.
+// of notes before the point where the answer was certain. Refusals made
+// by the walk are reported wherever the note lies.
 func TestRunParallelMatchesSequential(t *testing.T) {
 	dir := t.TempDir()
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 300, Size: 2000, Seed: 7, K: 30}); err != nil {
 		t.Fatal(err)
 	}
-	big := strings.Repeat("amber signal drift\n", boundary.MaxFileSize/10)
-	writeFile(t, filepath.Join(dir, "area-000", "note-00050x.md"), big) // before the 11th passage
-	writeFile(t, filepath.Join(dir, "area-001", "note-00290x.md"), big) // after it
+	// Only a read can tell that a note is not text.
+	notText := "amber signal drift\n\x00\n"
+	writeFile(t, filepath.Join(dir, "area-000", "note-00050x.md"), notText) // before the 11th passage
+	writeFile(t, filepath.Join(dir, "area-001", "note-00290x.md"), notText) // after it
+	// The walk already refuses a note over the size limit.
+	writeFile(t, filepath.Join(dir, "area-001", "note-00295x.md"), strings.Repeat("amber signal drift\n", boundary.MaxFileSize/10))
 	if err := os.Symlink("/dev/null", filepath.Join(dir, "area-001", "note-00260x.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -310,7 +314,7 @@ func TestRunParallelMatchesSequential(t *testing.T) {
 			for _, s := range want.Skipped {
 				names = append(names, s.File)
 			}
-			if got, want := strings.Join(names, " "), "area-000/note-00050x.md area-001/note-00260x.md"; got != want {
+			if got, want := strings.Join(names, " "), "area-000/note-00050x.md area-001/note-00260x.md area-001/note-00295x.md"; got != want {
 				t.Errorf("skipped %s, want %s", got, want)
 			}
 		}
