@@ -20,10 +20,22 @@
 // name the file relative to the root and give one of the reasons below, which
 // callers match with [errors.Is].
 //
-// What it does not guarantee: a directory on the way to a note is resolved by
-// [os.Root], which follows a symbolic link that stays inside the root if one
-// is swapped in while a read is in progress. Such a race can at worst return
-// another note from inside the root; it can never leave it.
+// How a note is opened: on Linux, each element of its name is opened with
+// O_NOFOLLOW relative to the directory before it, starting from a handle on
+// the root that [os.Root] opened, so no link on the way is ever followed,
+// atomically with the open, and the note is checked with fstat on the opened
+// file (four system calls for a note in the root, two more per directory).
+// Elsewhere a note is read through [os.Root] after an Lstat of each
+// directory on the way and of the note, and the opened file must be the one
+// that Lstat saw.
+//
+// What it does not guarantee: on Linux, a directory moved out of the root
+// while one read is between two of its steps could be followed, as it
+// could by [os.Root] itself; no directory handle is kept from one read to
+// the next. Elsewhere, [os.Root] follows a symbolic link that stays inside
+// the root if one is swapped in for a directory while a read is in
+// progress; such a race can at worst return another note from inside the
+// root, never leave it.
 package boundary
 
 import (
@@ -39,6 +51,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -93,9 +106,14 @@ func refuse(name string, reason, cause error) error {
 
 // Root is an open notes directory. Its methods are safe for concurrent use.
 type Root struct {
-	dir    string
-	root   *os.Root
-	faults FaultHook // nil outside tests; see InjectFaults
+	dir  string
+	root *os.Root
+	// dot is the root directory opened through root, kept open so that
+	// notes can be opened relative to it (see openNote); dotConn reaches
+	// its descriptor without switching it to blocking mode.
+	dot     *os.File
+	dotConn syscall.RawConn
+	faults  FaultHook // nil outside tests; see InjectFaults
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
@@ -120,16 +138,23 @@ func Open(dir string) (*Root, error) {
 		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
 	}
 	// Listing the root proves it is readable now, not at the first call.
-	f, err := r.OpenFile(".", openFlags, 0)
-	if err == nil {
-		_, err = f.ReadDir(1)
-		f.Close()
-	}
-	if err != nil && !errors.Is(err, io.EOF) {
+	dot, err := r.OpenFile(".", openFlags, 0)
+	if err != nil {
 		r.Close()
 		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
 	}
-	return &Root{dir: abs, root: r}, nil
+	if _, err = dot.ReadDir(1); err != nil && !errors.Is(err, io.EOF) {
+		dot.Close()
+		r.Close()
+		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
+	}
+	conn, err := dot.SyscallConn()
+	if err != nil {
+		dot.Close()
+		r.Close()
+		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
+	}
+	return &Root{dir: abs, root: r, dot: dot, dotConn: conn}, nil
 }
 
 // bare strips the path from a *fs.PathError, which the caller already names.
@@ -145,8 +170,10 @@ func bare(err error) error {
 // messages; nothing sent to a client should contain it.
 func (r *Root) Dir() string { return r.dir }
 
-// Close releases the root's directory handle.
-func (r *Root) Close() error { return r.root.Close() }
+// Close releases the root's directory handles. No read may be in progress.
+func (r *Root) Close() error {
+	return errors.Join(r.dot.Close(), r.root.Close())
+}
 
 // CheckName reports whether name is acceptable as a note name: a non-empty,
 // slash-separated path relative to the root with no "." or ".." element,
@@ -206,54 +233,20 @@ func (r *Root) ReadFileBuffer(ctx context.Context, name string, buf []byte) ([]b
 	if err := r.fault(ctx, ReadFile, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
-	native := filepath.FromSlash(name)
-	// Directories on the way must be real directories, not links.
-	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
-		info, err := r.root.Lstat(filepath.FromSlash(dir))
-		if err != nil {
-			return nil, refuse(name, classify(err), err)
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			return nil, refuse(name, ErrSymlink, nil)
-		}
-	}
-	return r.readFile(name, native, buf)
+	return r.readNote(name, buf)
 }
 
-// readFile opens native without blocking and checks the opened file itself,
-// so what is read is what was checked.
-func (r *Root) readFile(name, native string, buf []byte) ([]byte, error) {
-	linfo, err := r.root.Lstat(native)
-	if err != nil {
-		return nil, refuse(name, classify(err), err)
-	}
-	if err := checkInfo(linfo); err != nil {
-		return nil, refuse(name, err, nil)
-	}
-	f, err := r.root.OpenFile(native, openFlags, 0)
-	if err != nil {
-		return nil, refuse(name, classify(err), err)
-	}
-	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
-	}
-	if err := checkInfo(info); err != nil {
-		return nil, refuse(name, err, nil)
-	}
-	// The name may have become a link to this file since the Lstat above
-	// (os.Root follows links that stay inside the root); only the very file
-	// that was seen as a regular file at that name is accepted.
-	if !os.SameFile(info, linfo) {
-		return nil, refuse(name, ErrSymlink, nil)
-	}
+// readChecked reads the note called name, already opened and checked to be
+// a regular file of size bytes, through read, into buf's storage when it can
+// hold MaxFileSize+1 bytes and into new memory otherwise, and checks what
+// was read.
+func readChecked(name string, read func([]byte) (int, error), size int64, buf []byte) ([]byte, error) {
 	if cap(buf) <= MaxFileSize {
 		// No reusable buffer: size a new one to the file, plus one byte to
 		// see the end of the file (or that it grew) without another call.
-		buf = make([]byte, 0, info.Size()+1)
+		buf = make([]byte, 0, size+1)
 	}
-	data, err := readLimited(f, buf[:0], info.Size())
+	data, err := readLimited(read, buf[:0], size)
 	if err != nil {
 		return nil, refuse(name, ErrUnreadable, err)
 	}
@@ -266,25 +259,27 @@ func (r *Root) readFile(name, native string, buf []byte) ([]byte, error) {
 	return data, nil
 }
 
-// readLimited appends f's contents to buf until the end of the file or until
-// buf holds MaxFileSize+1 bytes, whichever comes first, so a file that grows
-// after it was checked is never read past the limit. It grows buf only when
-// the file is longer than buf's capacity.
+// readLimited appends what read returns to buf until the end of the file
+// (io.EOF, or a read of nothing) or until buf holds MaxFileSize+1 bytes,
+// whichever comes first, so a file that grows after it was checked is never
+// read past the limit. It grows buf only when the file is longer than buf's
+// capacity.
 //
 // size is the size of the opened file when it was checked. A read that
 // returns fewer bytes than asked for and ends exactly there has met the end
 // of the file, so no second read is made just to see it; any other short
 // read goes on to the end, so a file that grew is still read on and caught.
-func readLimited(f *os.File, buf []byte, size int64) ([]byte, error) {
+func readLimited(read func([]byte) (int, error), buf []byte, size int64) ([]byte, error) {
 	for len(buf) <= MaxFileSize {
 		if len(buf) == cap(buf) {
-			// The file grew after Stat; read on, still within the limit.
+			// The file grew after it was checked; read on, still within
+			// the limit.
 			buf = slices.Grow(buf, min(max(len(buf), 512), MaxFileSize+1-len(buf)))
 		}
 		want := min(cap(buf), MaxFileSize+1) - len(buf)
-		n, err := f.Read(buf[len(buf) : len(buf)+want])
+		n, err := read(buf[len(buf) : len(buf)+want])
 		buf = buf[:len(buf)+n]
-		if errors.Is(err, io.EOF) {
+		if errors.Is(err, io.EOF) || (n == 0 && err == nil) {
 			break
 		}
 		if err != nil {

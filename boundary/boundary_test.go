@@ -271,6 +271,62 @@ func TestSwapBetweenWalkAndRead(t *testing.T) {
 	}
 }
 
+// A nested note, or a directory on the way to it, replaced by a symbolic
+// link after the walk listed the note must not be followed when it is read,
+// whether the link points outside the root or inside it.
+func TestSwapNestedBetweenWalkAndRead(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		note   string // the note read
+		target string // what a link is made to (relative to the root)
+		swap   string // the note or directory replaced by the link
+	}{
+		{"note to outside", "sub/deep/c.md", "../../../outside.md", "sub/deep/c.md"},
+		{"note to inside", "sub/deep/c.md", "../../a.md", "sub/deep/c.md"},
+		{"directory to outside", "sub/b.txt", "../outside-dir", "sub"},
+		{"directory to outside, absolute", "sub/b.txt", "", "sub"},
+		{"directory to inside", "sub/b.txt", "other", "sub"},
+		{"upper directory to outside", "sub/deep/c.md", "../outside-dir", "sub"},
+		{"upper directory to inside", "sub/deep/c.md", "other", "sub"},
+		{"lower directory to outside", "sub/deep/c.md", "../../outside-dir/deep", "sub/deep"},
+		{"lower directory to inside", "sub/deep/c.md", "../other/deep", "sub/deep"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			base, rootDir := fixture(t)
+			write(t, filepath.Join(rootDir, "sub", "deep", "c.md"), "nested note\n")
+			// The same names outside and elsewhere inside, so that a
+			// followed link would find a note to read.
+			for _, dir := range []string{filepath.Join(base, "outside-dir"), filepath.Join(rootDir, "other")} {
+				write(t, filepath.Join(dir, "b.txt"), outsideMarker+"\n")
+				write(t, filepath.Join(dir, "deep", "c.md"), outsideMarker+"\n")
+			}
+			r := open(t, rootDir)
+			listing, err := r.Walk(context.Background())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !contains(listing.Notes, tt.note) {
+				t.Fatalf("%s not listed: %v", tt.note, listing.Notes)
+			}
+			p := filepath.Join(rootDir, filepath.FromSlash(tt.swap))
+			if err := os.Rename(p, filepath.Join(base, "moved-away")); err != nil {
+				t.Fatal(err)
+			}
+			target := tt.target
+			if target == "" {
+				target = filepath.Join(base, "outside-dir")
+			}
+			if err := os.Symlink(target, p); err != nil {
+				t.Fatal(err)
+			}
+			data, err := r.ReadFile(context.Background(), tt.note)
+			if !errors.Is(err, ErrSymlink) || data != nil {
+				t.Fatalf("after the swap: ReadFile(%q) = %q, %v; want %v", tt.note, data, err, ErrSymlink)
+			}
+		})
+	}
+}
+
 func TestOpenRootErrors(t *testing.T) {
 	dir := t.TempDir()
 	file := filepath.Join(dir, "file.md")

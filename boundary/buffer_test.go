@@ -65,7 +65,7 @@ func TestReadLimitedGrowth(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got, err := readLimited(f, make([]byte, 0, c), checked)
+				got, err := readLimited(f.Read, make([]byte, 0, c), checked)
 				f.Close()
 				want := min(size, MaxFileSize+1)
 				if err != nil || len(got) != want {

@@ -1,0 +1,117 @@
+package boundary
+
+import (
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
+)
+
+// noteFlags open a note or a directory on the way to one: read-only, never
+// blocking (a FIFO cannot stall a read), never following a symbolic link
+// (a link gives ELOOP, atomically with the open), never becoming the
+// controlling terminal, and closed on exec.
+const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
+	syscall.O_NOCTTY | syscall.O_CLOEXEC
+
+// readNote reads the note called name, a checked name, with four system
+// calls for a note in the root (openat, fstat, read, close) and two more
+// per directory on the way.
+//
+// Each element of name is opened with O_NOFOLLOW relative to the directory
+// opened before it, starting from the root's own handle, which os.Root
+// opened. An element is one name inside that directory, never "." or ".."
+// and never holding a "/" (CheckName), and a link is never followed, so
+// every step stays inside the tree below the root handle: this is the walk
+// os.Root itself makes, without following links. As with os.Root, a
+// directory moved out of the root while this one read is between two of
+// its steps could be followed; no handle is kept from one read to the next.
+//
+// What is read is then checked on the opened file itself, with fstat:
+// a regular file of at most MaxFileSize bytes with one hard link.
+func (r *Root) readNote(name string, buf []byte) ([]byte, error) {
+	fd, err := r.openNote(name)
+	if err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
+	defer syscall.Close(fd)
+	var st syscall.Stat_t
+	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		return nil, refuse(name, ErrUnreadable, err)
+	}
+	switch {
+	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
+		return nil, refuse(name, ErrNotRegular, nil)
+	case st.Size > MaxFileSize:
+		return nil, refuse(name, ErrTooLarge, nil)
+	case st.Nlink > 1:
+		return nil, refuse(name, ErrHardLinks, nil)
+	}
+	read := func(p []byte) (n int, err error) {
+		err = ignoringEINTR(func() error {
+			n, err = syscall.Read(fd, p)
+			return err
+		})
+		return max(n, 0), err
+	}
+	return readChecked(name, read, st.Size, buf)
+}
+
+// openNote opens name element by element, as readNote describes, and
+// returns the note's descriptor.
+func (r *Root) openNote(name string) (int, error) {
+	elem, rest, more := strings.Cut(name, "/")
+	flags := noteFlags
+	if more {
+		flags |= syscall.O_DIRECTORY
+	}
+	var fd int
+	var err error
+	// Control holds the root handle open while the first element is
+	// opened relative to it, and leaves it in non-blocking mode.
+	if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = openat(int(dot), elem, flags) }); cerr != nil {
+		return -1, cerr
+	}
+	for err == nil && more {
+		dir := fd
+		elem, rest, more = strings.Cut(rest, "/")
+		flags = noteFlags
+		if more {
+			flags |= syscall.O_DIRECTORY
+		}
+		fd, err = openat(dir, elem, flags)
+		syscall.Close(dir)
+	}
+	if err == syscall.ENOTDIR {
+		// Linux gives ENOTDIR, not ELOOP, for a link opened with
+		// O_DIRECTORY|O_NOFOLLOW. Only the reason given is at stake here:
+		// the open has already failed.
+		done := name[:len(name)-len(rest)]
+		if more {
+			done = done[:len(done)-1] // without the "/" before rest
+		}
+		if info, lerr := r.root.Lstat(filepath.FromSlash(done)); lerr == nil && info.Mode()&fs.ModeSymlink != 0 {
+			err = syscall.ELOOP
+		}
+	}
+	if err != nil {
+		return -1, err
+	}
+	return fd, nil
+}
+
+func openat(dir int, name string, flags int) (fd int, err error) {
+	err = ignoringEINTR(func() error {
+		fd, err = syscall.Openat(dir, name, flags, 0)
+		return err
+	})
+	return fd, err
+}
+
+func ignoringEINTR(call func() error) error {
+	for {
+		if err := call(); err != syscall.EINTR {
+			return err
+		}
+	}
+}
