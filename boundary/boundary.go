@@ -233,7 +233,7 @@ func (r *Root) ReadFileBuffer(ctx context.Context, name string, buf []byte) ([]b
 	if err := r.fault(ctx, ReadFile, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
-	return r.readNote(name, buf)
+	return r.readNote(ctx, name, buf)
 }
 
 // readChecked reads the note called name, already opened and checked to be

@@ -11,6 +11,8 @@ const (
 	ListDir Op = iota + 1
 	// ReadFile is about to open and read a note.
 	ReadFile
+	// Opened has opened a note and is about to check what it opened.
+	Opened
 )
 
 func (op Op) String() string {
@@ -19,6 +21,8 @@ func (op Op) String() string {
 		return "list"
 	case ReadFile:
 		return "read"
+	case Opened:
+		return "opened"
 	}
 	return "unknown"
 }
@@ -32,8 +36,8 @@ func (op Op) String() string {
 // that reads through the Root.
 type FaultHook func(ctx context.Context, op Op, name string) error
 
-// InjectFaults makes r call h just before it lists a directory and just
-// before it reads a note. It is for tests: some faults cannot be made for
+// InjectFaults makes r call h just before it lists a directory, just
+// before it reads a note, and between opening a note and checking it. It is for tests: some faults cannot be made for
 // real where tests run (as root, a file with mode 000 is still readable, and
 // a file cannot be made to vanish at an exact moment between a walk and a
 // read). It must be called before r is used, and not concurrently with any

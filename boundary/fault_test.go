@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -63,4 +65,56 @@ func TestInjectFaults(t *testing.T) {
 	if _, err := open(t, rootDir).ReadFile(context.Background(), "a.md"); err != nil {
 		t.Errorf("a Root without a hook: %v", err)
 	}
+}
+
+// TestHardLinkRemovedAfterOpen: a note that is a hard link to a file outside
+// the root has two links when it is opened; if the link is removed right
+// after the open (the seam gives the moment; the removal is real), the open
+// file has one link, yet it is the outside file. It must be refused, and so
+// must a note replaced by another file after the open.
+func TestHardLinkRemovedAfterOpen(t *testing.T) {
+	base := t.TempDir()
+	rootDir := filepath.Join(base, "root")
+	write(t, filepath.Join(base, "secret.md"), outsideMarker+"\n")
+	if err := os.MkdirAll(filepath.Join(rootDir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"link.md", "sub/link.md"} {
+		t.Run(name, func(t *testing.T) {
+			p := filepath.Join(rootDir, filepath.FromSlash(name))
+			if err := os.Link(filepath.Join(base, "secret.md"), p); err != nil {
+				t.Fatal(err)
+			}
+			r := open(t, rootDir)
+			r.InjectFaults(func(ctx context.Context, op Op, n string) error {
+				if op == Opened && n == name {
+					if err := os.Remove(p); err != nil {
+						t.Error(err)
+					}
+				}
+				return nil
+			})
+			data, err := r.ReadFile(context.Background(), name)
+			if err == nil || strings.Contains(string(data), outsideMarker) {
+				t.Fatalf("ReadFile(%q) = %q, %v; want a refusal", name, data, err)
+			}
+		})
+	}
+	t.Run("replaced", func(t *testing.T) {
+		p := filepath.Join(rootDir, "note.md")
+		write(t, p, "first\n")
+		r := open(t, rootDir)
+		r.InjectFaults(func(ctx context.Context, op Op, n string) error {
+			if op == Opened && n == "note.md" {
+				write(t, p+".new", "second\n")
+				if err := os.Rename(p+".new", p); err != nil {
+					t.Error(err)
+				}
+			}
+			return nil
+		})
+		if data, err := r.ReadFile(context.Background(), "note.md"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("ReadFile of a replaced note = %q, %v; want %v", data, err, ErrNotFound)
+		}
+	})
 }

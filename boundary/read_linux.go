@@ -1,6 +1,7 @@
 package boundary
 
 import (
+	"context"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -14,9 +15,9 @@ import (
 const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 	syscall.O_NOCTTY | syscall.O_CLOEXEC
 
-// readNote reads the note called name, a checked name, with four system
-// calls for a note in the root (openat, fstat, read, close) and two more
-// per directory on the way.
+// readNote reads the note called name, a checked name, with five system
+// calls for a note in the root (openat, fstat, fstatat, read, close) and
+// four more per directory on the way.
 //
 // Each element of name is opened with O_NOFOLLOW relative to the directory
 // opened before it, starting from the root's own handle, which os.Root
@@ -28,13 +29,20 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // its steps could be followed; no handle is kept from one read to the next.
 //
 // What is read is then checked on the opened file itself, with fstat:
-// a regular file of at most MaxFileSize bytes with one hard link.
-func (r *Root) readNote(name string, buf []byte) ([]byte, error) {
+// a regular file of at most MaxFileSize bytes with one hard link. The link
+// count alone can be fooled: a hard link to a file outside the root, opened
+// and then removed, leaves the open file with one link. So the name is
+// looked up again (lstat through os.Root) and must still name this very
+// file, with one link.
+func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, error) {
 	fd, err := r.openNote(name)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	defer syscall.Close(fd)
+	if err := r.fault(ctx, Opened, name); err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
 	var st syscall.Stat_t
 	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
 		return nil, refuse(name, ErrUnreadable, err)
@@ -45,6 +53,22 @@ func (r *Root) readNote(name string, buf []byte) ([]byte, error) {
 	case st.Size > MaxFileSize:
 		return nil, refuse(name, ErrTooLarge, nil)
 	case st.Nlink > 1:
+		return nil, refuse(name, ErrHardLinks, nil)
+	}
+	// os.Root's Lstat of a note in the root is one fstatat on the root
+	// handle; a nested one also reopens its directories, any swap of which
+	// shows as a different file here.
+	info, err := r.root.Lstat(filepath.FromSlash(name))
+	if err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
+	at, ok := info.Sys().(*syscall.Stat_t)
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return nil, refuse(name, ErrSymlink, nil)
+	case !ok || at.Dev != st.Dev || at.Ino != st.Ino:
+		return nil, refuse(name, ErrNotFound, nil) // replaced since it was opened
+	case at.Nlink > 1:
 		return nil, refuse(name, ErrHardLinks, nil)
 	}
 	read := func(p []byte) (n int, err error) {

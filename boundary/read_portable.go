@@ -3,6 +3,7 @@
 package boundary
 
 import (
+	"context"
 	"io/fs"
 	"os"
 	"path"
@@ -15,7 +16,7 @@ import (
 // swapped in between that check and the open. The note itself is checked
 // with an Lstat before it is opened and on the opened file after, and only
 // the very file seen at that name is read.
-func (r *Root) readNote(name string, buf []byte) ([]byte, error) {
+func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, error) {
 	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
 		info, err := r.root.Lstat(filepath.FromSlash(dir))
 		if err != nil {
@@ -38,6 +39,9 @@ func (r *Root) readNote(name string, buf []byte) ([]byte, error) {
 		return nil, refuse(name, classify(err), err)
 	}
 	defer f.Close()
+	if err := r.fault(ctx, Opened, name); err != nil {
+		return nil, refuse(name, classify(err), err)
+	}
 	info, err := f.Stat()
 	if err != nil {
 		return nil, refuse(name, ErrUnreadable, err)
