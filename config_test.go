@@ -104,7 +104,7 @@ func TestConfigCommandErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		var stdout, stderr bytes.Buffer
-		err := run(context.Background(), append([]string{"config"}, tt.args...), nil, &stdout, &stderr)
+		err := run(context.Background(), append([]string{"config"}, tt.args...), &stdout, &stderr)
 		if err == nil || !strings.Contains(stderr.String(), tt.wantErr) || stdout.Len() != 0 {
 			t.Errorf("config %v: err %v, stdout %q, stderr %q; want an error saying %q", tt.args, err, stdout.String(), stderr.String(), tt.wantErr)
 		}

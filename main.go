@@ -49,7 +49,7 @@ var errReported = errors.New("reported")
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	err := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
 	stop()
 	switch {
 	case err == nil:
@@ -63,7 +63,7 @@ func main() {
 	}
 }
 
-func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return errUsage
@@ -93,12 +93,10 @@ func newFlags(cmd string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args, turning flag errors into errUsage.
+// parseFlags parses args; the flag package has already explained any
+// error (or printed the help) on stderr.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errUsage
-		}
 		return errUsage
 	}
 	return nil
