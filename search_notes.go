@@ -181,10 +181,7 @@ func decodeQuery(args json.RawMessage) (string, error) {
 // quoteKey quotes an unknown key for an error message, shortened so a huge
 // key cannot make a huge reply.
 func quoteKey(k string) string {
-	if len([]rune(k)) > 40 {
-		k = string([]rune(k)[:40]) + "…"
-	}
-	return fmt.Sprintf("%q", k)
+	return fmt.Sprintf("%q", clip(k, 40))
 }
 
 func jsonKind(v json.RawMessage) string {
