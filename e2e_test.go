@@ -298,3 +298,24 @@ func TestServeAnswersBeforeExit(t *testing.T) {
 		t.Errorf("answered ids %v; want [1 2 3 4]", ids)
 	}
 }
+
+// serve prints its one-line hint on stderr only when stdin is a terminal:
+// not for /dev/null (a character device, but not a terminal), and yes for a
+// pseudo-terminal made by script(1).
+func TestServeTerminalHint(t *testing.T) {
+	const hint = "waiting for an MCP client"
+	cmd := exec.Command(binary(t), "serve", "-root", "practice-data") // stdin is /dev/null
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil || out.Len() != 0 || errb.Len() != 0 {
+		t.Errorf("serve < /dev/null: %v, stdout %q, stderr %q; want exit 0 and no output", err, out.String(), errb.String())
+	}
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("script(1) is not installed, so the terminal case was not run")
+	}
+	tty, err := exec.Command(script, "-qec", binary(t)+" serve -root practice-data", "/dev/null").CombinedOutput()
+	if err != nil || !strings.Contains(string(tty), hint) {
+		t.Errorf("serve on a terminal: %v, output %q; want the hint", err, tty)
+	}
+}

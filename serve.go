@@ -52,9 +52,3 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	return err
 }
-
-// isTerminal reports whether f is a character device, such as a terminal.
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
-}
