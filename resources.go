@@ -110,7 +110,7 @@ func readRefusal(err error) error {
 		return err // cancellation; the SDK reports it
 	}
 	if errors.Is(be.Reason, boundary.ErrNotFound) {
-		return &jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found"}
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}
 	}
 	// be.Error() would quote the name, which for an invalid name is
 	// whatever the client sent; the reason alone is enough.

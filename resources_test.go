@@ -44,16 +44,6 @@ func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession
 	return cs
 }
 
-func writeFile(t *testing.T, name, text string) {
-	t.Helper()
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // secretText is the content of files outside the root; no reply may hold it.
 const secretText = "SECRET outside the notes folder"
 
@@ -64,14 +54,14 @@ func resourceFixture(t *testing.T) (root, outside string) {
 	base := t.TempDir()
 	root = filepath.Join(base, "notes")
 	outside = filepath.Join(base, "outside")
-	writeFile(t, filepath.Join(outside, "secret.md"), secretText)
-	writeFile(t, filepath.Join(root, "a.md"), "# A\n\nFirst note.\n")
-	writeFile(t, filepath.Join(root, "sub", "b.txt"), "Second note.\n")
-	writeFile(t, filepath.Join(root, "with space é.md"), "Third note.\n")
-	writeFile(t, filepath.Join(root, "what?#.md"), "Fourth note.\n")
-	writeFile(t, filepath.Join(root, "100%.md"), "Not offered: noteName refuses a % after decoding.\n")
-	writeFile(t, filepath.Join(root, "big.md"), strings.Repeat("x", boundary.MaxFileSize+1))
-	writeFile(t, filepath.Join(root, "image.png"), "not a note")
+	hWrite(t, filepath.Join(outside, "secret.md"), secretText)
+	hWrite(t, filepath.Join(root, "a.md"), "# A\n\nFirst note.\n")
+	hWrite(t, filepath.Join(root, "sub", "b.txt"), "Second note.\n")
+	hWrite(t, filepath.Join(root, "with space é.md"), "Third note.\n")
+	hWrite(t, filepath.Join(root, "what?#.md"), "Fourth note.\n")
+	hWrite(t, filepath.Join(root, "100%.md"), "Not offered: noteName refuses a % after decoding.\n")
+	hWrite(t, filepath.Join(root, "big.md"), strings.Repeat("x", boundary.MaxFileSize+1))
+	hWrite(t, filepath.Join(root, "image.png"), "not a note")
 	for link, target := range map[string]string{
 		"link.md":        filepath.Join(outside, "secret.md"),
 		"inside-link.md": "a.md",
@@ -133,9 +123,9 @@ func TestListNotes(t *testing.T) {
 // A note added while the server runs is listed on the next call.
 func TestListNotesIsFresh(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, filepath.Join(root, "a.md"), "a")
+	hWrite(t, filepath.Join(root, "a.md"), "a")
 	cs := notesSession(t, root, nil)
-	writeFile(t, filepath.Join(root, "b.md"), "b")
+	hWrite(t, filepath.Join(root, "b.md"), "b")
 	res, err := cs.ListResources(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -205,7 +195,7 @@ func TestReadNoteRefusals(t *testing.T) {
 		{"double encoded ..%252F", "practice-notes:///..%252Foutside%252Fsecret.md", jsonrpc.CodeInvalidParams,
 			"invalid note URI: % remains after decoding (double encoding is refused)"},
 		// The SDK's template does not match a malformed escape.
-		{"malformed escape", "practice-notes:///%zz.md", mcp.CodeResourceNotFound, notFound},
+		{"malformed escape", "practice-notes:///%zz.md", jsonrpc.CodeInvalidParams, notFound},
 		{"invalid UTF-8", "practice-notes:///%ff.md", jsonrpc.CodeInvalidParams, "invalid note URI: the path is not valid UTF-8"},
 		{"query", "practice-notes:///a.md?x=..%2F", jsonrpc.CodeInvalidParams, "invalid note URI: a query or fragment is not allowed"},
 		{"fragment", "practice-notes:///a.md#..%2F", jsonrpc.CodeInvalidParams, "invalid note URI: a query or fragment is not allowed"},
@@ -216,12 +206,12 @@ func TestReadNoteRefusals(t *testing.T) {
 		{"not a note", "practice-notes:///image.png", jsonrpc.CodeInvalidParams, "note refused: not a note (only .md, .markdown and .txt files are read)"},
 		{"directory", "practice-notes:///sub", jsonrpc.CodeInvalidParams, "note refused: not a note (only .md, .markdown and .txt files are read)"},
 		{"empty", "practice-notes:///", jsonrpc.CodeInvalidParams, invalid},
-		{"missing", "practice-notes:///missing.md", mcp.CodeResourceNotFound, notFound},
+		{"missing", "practice-notes:///missing.md", jsonrpc.CodeInvalidParams, notFound},
 		{"percent in a real name", "practice-notes:///100%25.md", jsonrpc.CodeInvalidParams,
 			"invalid note URI: % remains after decoding (double encoding is refused)"},
 		// Not the notes scheme: the SDK's own not-found reply.
-		{"file scheme", "file:///etc/passwd", mcp.CodeResourceNotFound, notFound},
-		{"authority", "practice-notes://host/a.md", mcp.CodeResourceNotFound, notFound},
+		{"file scheme", "file:///etc/passwd", jsonrpc.CodeInvalidParams, notFound},
+		{"authority", "practice-notes://host/a.md", jsonrpc.CodeInvalidParams, notFound},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -266,7 +256,7 @@ func TestNoteURIsMatchTemplate(t *testing.T) {
 	root := t.TempDir()
 	names := []string{"a+b&c=d;e,f:g@h$i!j'k(l)m*.md", "[x].md", "é.md", "sp ace.md", "q?.md"}
 	for _, n := range names {
-		writeFile(t, filepath.Join(root, n), n)
+		hWrite(t, filepath.Join(root, n), n)
 	}
 	cs := notesSession(t, root, nil)
 	for _, n := range names {
