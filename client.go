@@ -33,7 +33,10 @@ func connect(ctx context.Context, rootFlag string, stderr io.Writer) (*mcp.Clien
 	if err != nil {
 		return nil, fmt.Errorf("finding this program to start the server: %w", err)
 	}
-	cmd := exec.Command(self, "serve", "-root", dir, "-log-level", "warn")
+	// At "error", the server's stderr carries only what a person must see
+	// (such as a recovered panic); a refused query is reported once, by
+	// searchCmd, rather than also as the server's own warn log line.
+	cmd := exec.Command(self, "serve", "-root", dir, "-log-level", "error")
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "practice-notes-cli", Version: version}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil)
@@ -90,10 +93,10 @@ func searchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s\n", out)
+		fmt.Fprintf(stdout, "%s\n", visibleJSON(out))
 	}
 	if res.IsError {
-		fmt.Fprintf(stderr, "practice-notes: search refused: %s\n", resultText(res))
+		fmt.Fprintf(stderr, "practice-notes: search refused: %s\n", visible(resultText(res)))
 		return errReported
 	}
 	if *jsonFlag {
@@ -113,6 +116,10 @@ func toolsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "practice-notes tools: unexpected argument %q\nusage: %s\n", fs.Arg(0), usageLines["tools"])
+		return errUsage
+	}
 	ctx, cancel := context.WithTimeout(ctx, clientTimeout)
 	defer cancel()
 	cs, err := connect(ctx, *rootFlag, stderr)
@@ -129,7 +136,7 @@ func toolsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%s\n", out)
+		fmt.Fprintf(stdout, "%s\n", visibleJSON(out))
 		n++
 	}
 	if n == 0 {
@@ -165,24 +172,25 @@ func decodeStructured(res *mcp.CallToolResult, v any) error {
 }
 
 // printResult prints passages for a person: a header line per passage,
-// then the passage indented, exactly as it is in the file.
+// then the passage indented, exactly as it is in the file except that
+// control characters are shown as escapes (see visible).
 func printResult(w io.Writer, r *search.Result) {
 	for _, m := range r.Matches {
-		header := fmt.Sprintf("%s:%d", m.File, m.Line)
+		header := fmt.Sprintf("%s:%d", visible(m.File), m.Line)
 		if m.NoteID != "" {
-			header += " (" + m.NoteID + ")"
+			header += " (" + visible(m.NoteID) + ")"
 		}
 		if m.Clipped {
 			header += " [clipped]"
 		}
 		fmt.Fprintln(w, header)
 		for _, line := range strings.Split(m.Passage, "\n") {
-			fmt.Fprintf(w, "    %s\n", strings.TrimSuffix(line, "\r"))
+			fmt.Fprintf(w, "    %s\n", visiblePassage(strings.TrimSuffix(line, "\r")))
 		}
 		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w, r.Message)
+	fmt.Fprintln(w, visible(r.Message))
 	for _, s := range r.Skipped {
-		fmt.Fprintf(w, "  not searched: %s (%s)\n", s.File, s.Reason)
+		fmt.Fprintf(w, "  not searched: %s (%s)\n", visible(s.File), visible(s.Reason))
 	}
 }

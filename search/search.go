@@ -126,9 +126,9 @@ func message(res *Result, skipped int, incomplete bool) string {
 	}
 	switch {
 	case skipped == 1:
-		m += " 1 file was not searched; see skipped."
+		m += " 1 file was not searched."
 	case skipped > 1:
-		m += fmt.Sprintf(" %d files were not searched; see skipped.", skipped)
+		m += fmt.Sprintf(" %d files were not searched.", skipped)
 	}
 	if incomplete {
 		m += fmt.Sprintf(" The folder is larger than the walk limits (%d entries, %d levels deep); some files were not searched.", boundary.MaxEntries, boundary.MaxDepth)

@@ -65,7 +65,7 @@ func TestRun(t *testing.T) {
 			{File: "b.md", NoteID: "N2", Line: 3, Passage: "Green tea."},
 			{File: "notes.txt", Line: 1, Passage: "Plain tea."},
 		},
-		Message: `5 passages matched "tea". 2 files were not searched; see skipped.`,
+		Message: `5 passages matched "tea". 2 files were not searched.`,
 		Skipped: []Skipped{
 			{File: "big.md", Reason: "larger than the 100 KiB file limit"},
 			{File: "link.md", Reason: "symbolic link (not followed)"},
@@ -76,7 +76,7 @@ func TestRun(t *testing.T) {
 	}
 
 	none := runQuery(t, dir, "coffee")
-	if none.Matches == nil || len(none.Matches) != 0 || none.Message != `No notes matched "coffee". 2 files were not searched; see skipped.` {
+	if none.Matches == nil || len(none.Matches) != 0 || none.Message != `No notes matched "coffee". 2 files were not searched.` {
 		t.Errorf("no-match result: %+v", none)
 	}
 }

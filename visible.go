@@ -1,0 +1,77 @@
+package main
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+)
+
+// Text from notes and file names reaches the terminal through the CLI. A
+// control character in it could move the cursor, clear the screen, set the
+// window title or write the clipboard (OSC 52), and a bidirectional
+// override could reorder what is shown; so each is printed as a visible
+// escape such as \x1b or \u202e, and everything else as it is.
+
+// needsEscape reports whether r must not reach a terminal as it is: a C0 or
+// C1 control or DEL (category Cc), or a bidirectional formatting character.
+func needsEscape(r rune) bool {
+	switch {
+	case unicode.Is(unicode.Cc, r):
+		return true
+	case r == '\u061c', r == '\u200e', r == '\u200f',
+		r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
+		return true
+	}
+	return false
+}
+
+// visible returns s for one line of terminal output: every character that
+// needsEscape, including tab and line breaks, is written as a Go escape.
+func visible(s string) string {
+	return escapeExcept(s, "")
+}
+
+// visiblePassage returns one line of a passage: as visible, but a tab is
+// kept, since it only moves the cursor forward.
+func visiblePassage(line string) string {
+	return escapeExcept(line, "\t")
+}
+
+func escapeExcept(s, keep string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return needsEscape(r) && !strings.ContainsRune(keep, r) }) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		if needsEscape(r) && !strings.ContainsRune(keep, r) {
+			q := strconv.QuoteRune(r) // '\x1b', '\r', '\u009b', '\u202e'
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// visibleJSON rewrites, as \u escapes, the characters in JSON text that
+// encoding/json leaves raw but a terminal would act on (DEL, C1 controls,
+// bidirectional formatting). They can occur only inside strings, so the
+// text means the same; controls below U+0020 are already escaped inside
+// strings, and the newlines outside them are indentation.
+func visibleJSON(b []byte) []byte {
+	raw := func(r rune) bool { return r >= 0x20 && needsEscape(r) }
+	s := string(b)
+	if !strings.ContainsFunc(s, raw) {
+		return b
+	}
+	var out strings.Builder
+	for _, r := range s {
+		if raw(r) {
+			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return []byte(out.String())
+}
