@@ -199,9 +199,9 @@ func copyFile(t *testing.T, from, to string, mode os.FileMode) {
 }
 
 // runStep runs one command with sh in dir and returns what it printed,
-// with dir shown as docHome.
-func runStep(t *testing.T, dir, script string) string {
-	t.Helper()
+// with dir shown as docHome. A command that fails is fine (its message may
+// be the output shown); one that hangs is not.
+func runStep(dir, script string) (string, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", script)
@@ -214,13 +214,13 @@ func runStep(t *testing.T, dir, script string) string {
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out // one pipe, so the order is the terminal's
 	if err := cmd.Run(); err != nil && ctx.Err() != nil {
-		t.Fatalf("%s: %v", script, ctx.Err())
+		return "", fmt.Errorf("%s: %w", script, ctx.Err())
 	}
 	s := out.String()
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
 		s = strings.ReplaceAll(s, real, docHome)
 	}
-	return strings.ReplaceAll(s, dir, docHome)
+	return strings.ReplaceAll(s, dir, docHome), nil
 }
 
 // docFiles lists README.md and docs/*.md.
@@ -233,23 +233,20 @@ func docFiles(t *testing.T) []string {
 	return append([]string{"README.md"}, files...)
 }
 
-func TestDocs(t *testing.T) {
+// doc is one Markdown document: its name and its lines.
+type doc struct {
+	name  string
+	lines []string
+}
+
+// checkMarkers reports blocks that look like output but carry no marker,
+// and output IDs that are malformed or used twice.
+func checkMarkers(docs []doc) (problems []string, err error) {
 	seen := map[string]string{}
-	type docFile struct {
-		name   string
-		lines  []string
-		blocks []docBlock
-	}
-	var docs []docFile
-	for _, name := range docFiles(t) {
-		data, err := os.ReadFile(name)
+	for _, d := range docs {
+		blocks, err := parseBlocks(d.name, d.lines)
 		if err != nil {
-			t.Fatal(err)
-		}
-		lines := strings.Split(string(data), "\n")
-		blocks, err := parseBlocks(name, lines)
-		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		for _, b := range blocks {
 			where := fmt.Sprintf("%s:%d", b.file, b.line)
@@ -257,70 +254,180 @@ func TestDocs(t *testing.T) {
 			case "":
 				switch b.info {
 				case "", "text", "console", "json", "output":
-					t.Errorf("%s: a %q block needs <!-- output: ID --> (real output, checked here) or <!-- illustration --> on the line before it", where, b.info)
+					problems = append(problems, fmt.Sprintf("%s: a %q block needs <!-- output: ID --> (real output, checked here) or <!-- illustration --> on the line before it", where, b.info))
 				}
 			case "output":
 				if !kebab.MatchString(b.id) {
-					t.Errorf("%s: output ID %q is not kebab-case", where, b.id)
+					problems = append(problems, fmt.Sprintf("%s: output ID %q is not kebab-case", where, b.id))
 				}
 				if prev, ok := seen[b.id]; ok {
-					t.Errorf("%s: output ID %q is also used at %s", where, b.id, prev)
+					problems = append(problems, fmt.Sprintf("%s: output ID %q is also used at %s", where, b.id, prev))
 				}
 				seen[b.id] = where
 			}
 		}
-		docs = append(docs, docFile{name, lines, blocks})
+	}
+	return problems, nil
+}
+
+// checkOutputs runs the command of each output block of d in dir and
+// reports every block whose output differs. It also returns d's lines with
+// each such block rewritten to what the commands print now.
+func checkOutputs(dir string, d doc) (problems, fresh []string, err error) {
+	blocks, err := parseBlocks(d.name, d.lines)
+	if err != nil {
+		return nil, nil, err
+	}
+	fresh = d.lines
+	for i := len(blocks) - 1; i >= 0; i-- { // from the end, so earlier indexes hold
+		b := blocks[i]
+		if b.marker != "output" || strings.HasPrefix(b.id, "grading-") {
+			continue
+		}
+		steps, err := parseSteps(b.body)
+		if err != nil {
+			problems = append(problems, fmt.Sprintf("%s:%d (%s): %v", b.file, b.line, b.id, err))
+			continue
+		}
+		var body []string
+		stale := false
+		for _, s := range steps {
+			got, err := runStep(dir, s.script)
+			if err != nil {
+				return nil, nil, err
+			}
+			if diff := cmp.Diff(maskVarying(s.want), maskVarying(got)); diff != "" {
+				stale = true
+				problems = append(problems, fmt.Sprintf("%s:%d (%s): %s prints other than the document shows (-document +real):\n%s", b.file, b.line, b.id, s.command, diff))
+			}
+			body = append(body, strings.Split(s.command, "\n")...)
+			if got != "" {
+				body = append(body, strings.Split(strings.TrimSuffix(got, "\n"), "\n")...)
+			}
+		}
+		if !stale {
+			continue
+		}
+		for i, l := range body {
+			if l != "" {
+				body[i] = b.indent + l
+			}
+		}
+		fresh = slices.Concat(fresh[:b.start], body, fresh[b.end:])
+	}
+	return problems, fresh, nil
+}
+
+func TestDocs(t *testing.T) {
+	var docs []doc
+	for _, name := range docFiles(t) {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, doc{name, strings.Split(string(data), "\n")})
+	}
+	problems, err := checkMarkers(docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range problems {
+		t.Error(p)
 	}
 	if runtime.GOOS != "linux" {
 		t.Skipf("the blocks were recorded on Linux (config shows each system's own paths and hints), and this is %s; the markers were checked", runtime.GOOS)
 	}
 	dir := docFixture(t)
 	for _, d := range docs {
-		type edit struct {
-			start, end int
-			lines      []string
-		}
-		var edits []edit
-		for _, b := range d.blocks {
-			if b.marker != "output" || strings.HasPrefix(b.id, "grading-") {
-				continue
-			}
-			steps, err := parseSteps(b.body)
-			if err != nil {
-				t.Errorf("%s:%d (%s): %v", b.file, b.line, b.id, err)
-				continue
-			}
-			var fresh []string
-			for _, s := range steps {
-				got := runStep(t, dir, s.script)
-				if diff := cmp.Diff(maskVarying(s.want), maskVarying(got)); diff != "" && !*update {
-					t.Errorf("%s:%d (%s): %s prints other than the document shows (-document +real); after checking the change, rewrite with go test -run TestDocs -update .\n%s", b.file, b.line, b.id, s.command, diff)
-				}
-				fresh = append(fresh, strings.Split(s.command, "\n")...)
-				if got != "" {
-					fresh = append(fresh, strings.Split(strings.TrimSuffix(got, "\n"), "\n")...)
-				}
-			}
-			if *update && !slices.Equal(fresh, b.body) {
-				for i, l := range fresh {
-					if l != "" {
-						fresh[i] = b.indent + l
-					}
-				}
-				edits = append(edits, edit{b.start, b.end, fresh})
-				t.Logf("%s:%d (%s): rewritten", b.file, b.line, b.id)
-			}
-		}
-		if len(edits) == 0 {
-			continue
-		}
-		lines := d.lines
-		for i := len(edits) - 1; i >= 0; i-- { // from the end, so earlier indexes hold
-			e := edits[i]
-			lines = slices.Concat(lines[:e.start], e.lines, lines[e.end:])
-		}
-		if err := os.WriteFile(d.name, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		problems, fresh, err := checkOutputs(dir, d)
+		if err != nil {
 			t.Fatal(err)
 		}
+		if !*update {
+			for _, p := range problems {
+				t.Errorf("%s\nAfter checking the change, rewrite the blocks with: go test -run TestDocs -update .", p)
+			}
+			continue
+		}
+		if len(problems) > 0 {
+			if err := os.WriteFile(d.name, []byte(strings.Join(fresh, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: rewrote %d outputs", d.name, len(problems))
+		}
+	}
+}
+
+// The checker itself: an edited output, a missing marker, a reused ID and
+// a malformed block are each reported; times and durations are not; and
+// the rewrite restores the real output.
+func TestDocsChecker(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh to run the commands with")
+	}
+	dir := t.TempDir()
+	d := doc{"x.md", strings.Split(`# x
+
+<!-- output: greeting -->
+`+"```"+`
+$ printf 'hello\n'
+hallo
+$ echo "took 1.5ms at 2026-01-02T03:04:05.678Z"
+took 99µs at 2020-12-12T00:00:00Z
+`+"```"+`
+
+  <!-- output: indented -->
+  `+"```"+`
+  $ printf 'a\nb\n'
+  a
+  b
+  `+"```"+`
+
+<!-- output: greeting -->
+`+"```json"+`
+$ true
+`+"```"+`
+
+`+"```text"+`
+unmarked
+`+"```"+`
+
+<!-- illustration -->
+`+"```"+`
+$ not run
+`+"```"+`
+
+<!-- output: no-command -->
+`+"```"+`
+output without its command
+`+"```"+`
+`, "\n")}
+	markers, err := checkMarkers([]doc{d})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outputs, fresh, err := checkOutputs(dir, d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := append(markers, outputs...)
+	for i, p := range got {
+		got[i], _, _ = strings.Cut(p, ":\n") // the diff itself is not checked
+	}
+	want := []string{
+		`x.md:19: output ID "greeting" is also used at x.md:4`,
+		`x.md:23: a "text" block needs <!-- output: ID --> (real output, checked here) or <!-- illustration --> on the line before it`,
+		`x.md:33 (no-command): an output block starts with the command that makes it, as "$ command"`,
+		`x.md:4 (greeting): $ printf 'hello\n' prints other than the document shows (-document +real)`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("problems reported (-want +got):\n%s", diff)
+	}
+	if d.lines[5] != "hallo" {
+		t.Fatalf("line 6 of the test document is %q, not the edited output", d.lines[5])
+	}
+	wantFresh := slices.Concat(d.lines[:5], []string{"hello", `$ echo "took 1.5ms at 2026-01-02T03:04:05.678Z"`, "took 1.5ms at 2026-01-02T03:04:05.678Z"}, d.lines[8:])
+	if diff := cmp.Diff(wantFresh, fresh); diff != "" {
+		t.Errorf("rewritten document (-want +got):\n%s", diff)
 	}
 }
