@@ -59,7 +59,7 @@ func main() {
 	case errors.Is(err, errReported):
 		os.Exit(1)
 	default:
-		fmt.Fprintf(os.Stderr, "practice-notes: %v\n", err)
+		fmt.Fprintf(os.Stderr, "practice-notes: %s\n", visible(err.Error())) // may quote the server
 		os.Exit(1)
 	}
 }
