@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Interoperability checks with MCP clients we did not write:
-#   1. the MCP Inspector's CLI (mcpdo), given the exact block printed by
-#      "practice-notes config -client claude" as its config file;
+#   1. the MCP Inspector's CLIs (mcpdo, and --cli as the README uses it),
+#      given the exact block printed by "practice-notes config -client
+#      claude" as their config file;
 #   2. the official TypeScript SDK over stdio, started from the same block;
 #   3. the Go SDK client at protocol 2025-06-18 and at 2026-07-28;
 #   4. the TypeScript SDK over Streamable HTTP, plus foreign Host and
@@ -100,6 +101,19 @@ run --conn practice-notes resources/list
 expect "resources/list lists the sample note" "practice-notes:///sample-notes.md" "$last"
 run disconnect practice-notes
 expect "disconnect" "Disconnected" "$last"
+
+echo "== interop: the README's check: the Inspector's --cli with the config block"
+# The same command the README gives a learner (there run through npx).
+inspector_cli() {
+  timeout 120 env HOME=$home XDG_CONFIG_HOME=$home/.config XDG_DATA_HOME=$home/.local/share XDG_STATE_HOME=$home/.local/state \
+    "$node" "$dir/node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js" --cli "$@"
+}
+echo "\$ inspector --cli --config .interop/claude.json --server practice-notes --method tools/call --tool-name search_notes --tool-arg query=sign-in"
+rc=0
+last=$(inspector_cli --config "$dir/claude.json" --server practice-notes --method tools/call --tool-name search_notes --tool-arg query=sign-in 2>&1) || rc=$?
+echo "$last"
+[ "$rc" -eq 0 ] || fail "inspector --cli exited $rc"
+expect "inspector --cli tools/call finds the N2 passage" '"note_id": "N2"' "$last"
 
 echo "== interop: TypeScript SDK client over stdio, from the config block"
 (cd "$dir" && timeout 120 "$node" stdio_client.mjs claude.json) || fail "TypeScript SDK stdio client"
