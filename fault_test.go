@@ -29,7 +29,7 @@ func faultSearch(t *testing.T, dir, query string) (res map[string]any, errText s
 	var logBuf lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	cs := hClient(t, dir, log)
-	ctx, cancel := context.WithTimeout(context.Background(), CallDeadline+time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), callDeadline+time.Second)
 	defer cancel()
 	res, errText, err := hSearch(ctx, cs, query)
 	if err != nil {

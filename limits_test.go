@@ -54,10 +54,10 @@ func isBusy(res mcp.Result, err error) bool {
 }
 
 // TestLimiterBoundsRunningCalls starts 100 calls at once: no more than
-// MaxRunningCalls run together, and every one completes.
+// maxRunningCalls run together, and every one completes.
 func TestLimiterBoundsRunningCalls(t *testing.T) {
 	g := &gate{hold: make(chan struct{})}
-	h := newCallLimiter(MaxRunningCalls, MaxWaitingCalls, time.Minute).middleware(g.handler)
+	h := newCallLimiter(maxRunningCalls, maxWaitingCalls, time.Minute).middleware(g.handler)
 	var wg sync.WaitGroup
 	var ok atomic.Int64
 	for range 100 {
@@ -67,12 +67,12 @@ func TestLimiterBoundsRunningCalls(t *testing.T) {
 			}
 		})
 	}
-	waitFor(t, func() bool { return g.running.Load() == MaxRunningCalls })
+	waitFor(t, func() bool { return g.running.Load() == maxRunningCalls })
 	time.Sleep(20 * time.Millisecond) // give any excess call time to start
 	close(g.hold)
 	wg.Wait()
-	if p := g.peak.Load(); p != MaxRunningCalls {
-		t.Errorf("%d calls ran at once; want %d", p, MaxRunningCalls)
+	if p := g.peak.Load(); p != maxRunningCalls {
+		t.Errorf("%d calls ran at once; want %d", p, maxRunningCalls)
 	}
 	if ok.Load() != 100 {
 		t.Errorf("%d of 100 calls completed", ok.Load())
@@ -127,7 +127,7 @@ func TestLimiterBusy(t *testing.T) {
 		t.Errorf("the timed-out call waited %v; want about 100ms", d)
 	}
 	close(g.hold)
-	waitFor(t, func() bool { return l.running() == 0 && l.waiting.Load() == 0 })
+	waitFor(t, func() bool { return len(l.slots) == 0 && l.waiting.Load() == 0 })
 }
 
 // TestLimiterSetsDeadline: a running call has a deadline even if the
@@ -135,7 +135,7 @@ func TestLimiterBusy(t *testing.T) {
 func TestLimiterSetsDeadline(t *testing.T) {
 	h := newCallLimiter(1, 1, time.Second).middleware(func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		dl, ok := ctx.Deadline()
-		if !ok || time.Until(dl) > CallDeadline {
+		if !ok || time.Until(dl) > callDeadline {
 			return nil, fmt.Errorf("deadline %v, %v", dl, ok)
 		}
 		return &mcp.CallToolResult{}, nil

@@ -45,7 +45,7 @@ func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 	s.AddReceivingMiddleware(
 		recoverPanics(log),
 		ns.audit,
-		newCallLimiter(MaxRunningCalls, MaxWaitingCalls, MaxWait).middleware,
+		newCallLimiter(maxRunningCalls, maxWaitingCalls, maxTurnWait).middleware,
 		ns.resourcesMiddleware,
 	)
 	return s

@@ -53,10 +53,10 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 			default:
 			}
 		}
-		for range MaxRunningCalls {
+		for range maxRunningCalls {
 			wg.Go(func() {
 				for next.Add(1) <= int64(calls) {
-					ctx, cancel := context.WithTimeout(context.Background(), CallDeadline+time.Second)
+					ctx, cancel := context.WithTimeout(context.Background(), callDeadline+time.Second)
 					start := time.Now()
 					res, errText, err := hSearch(ctx, cs, "needle")
 					cancel()

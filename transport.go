@@ -23,10 +23,10 @@ import (
 
 // Limits of the stdio transport.
 const (
-	// MaxLineBytes is the longest input line accepted, in bytes, without its
+	// maxLineBytes is the longest input line accepted, in bytes, without its
 	// line break. A longer line is read and thrown away up to its line break,
 	// never held whole, and answered with an Invalid Request error.
-	MaxLineBytes = 1 << 20
+	maxLineBytes = 1 << 20
 	// maxJSONDepth is how deeply objects and arrays may nest in one message.
 	// MCP messages nest a handful of levels.
 	maxJSONDepth = 64
@@ -46,7 +46,7 @@ const (
 // line, like the SDK's StdioTransport, but survives bad input: a line that
 // is not JSON is answered with a -32700 Parse error, a line that is JSON but
 // not an acceptable JSON-RPC message with a -32600 Invalid Request error, and
-// a line longer than [MaxLineBytes] is skipped without being buffered; in
+// a line longer than [maxLineBytes] is skipped without being buffered; in
 // every case the session goes on. Only well-formed messages reach the SDK.
 //
 // A message is refused (-32600) when it is not a JSON object (batches are not
@@ -317,7 +317,7 @@ func (c *lineConn) readLoop() {
 	defer c.t.inputEnded()
 	r := bufio.NewReaderSize(c.t.in, 64<<10)
 	for {
-		line, tooLong, err := readLine(r, MaxLineBytes)
+		line, tooLong, err := readLine(r, maxLineBytes)
 		if len(line) > 0 || tooLong {
 			if msg := c.decode(line, tooLong); msg != nil {
 				select {
@@ -372,7 +372,7 @@ func readLine(r *bufio.Reader, max int) (line []byte, tooLong bool, err error) {
 func (c *lineConn) decode(line []byte, tooLong bool) jsonrpc.Message {
 	if tooLong {
 		id := scanID(line[:min(len(line), idScanBytes)])
-		c.reject(id, codeInvalidRequest, fmt.Sprintf("Invalid Request: message longer than %d bytes", MaxLineBytes), fmt.Sprintf("more than %d", MaxLineBytes))
+		c.reject(id, codeInvalidRequest, fmt.Sprintf("Invalid Request: message longer than %d bytes", maxLineBytes), fmt.Sprintf("more than %d", maxLineBytes))
 		return nil
 	}
 	if len(bytes.TrimSpace(line)) == 0 {

@@ -120,7 +120,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 func TestTransportLongLine(t *testing.T) {
 	s := hStart(t, hTree(t, hNotes))
 	s.initialize()
-	pad := strings.Repeat("a", MaxLineBytes)
+	pad := strings.Repeat("a", maxLineBytes)
 	s.send(`{"jsonrpc":"2.0","id":"long","method":"ping","params":{"x":"` + pad + `"}}`)
 	msg := s.next()
 	if e, _ := msg["error"].(map[string]any); e == nil || e["code"] != float64(-32600) || msg["id"] != "long" {
@@ -136,13 +136,13 @@ func TestTransportLongLine(t *testing.T) {
 	}
 	// Exactly at the limit is accepted.
 	line := `{"jsonrpc":"2.0","id":"edge","method":"ping","params":{"x":""}}`
-	line = strings.Replace(line, `""`, `"`+strings.Repeat("b", MaxLineBytes-len(line))+`"`, 1)
-	if len(line) != MaxLineBytes {
+	line = strings.Replace(line, `""`, `"`+strings.Repeat("b", maxLineBytes-len(line))+`"`, 1)
+	if len(line) != maxLineBytes {
 		t.Fatalf("test line is %d bytes", len(line))
 	}
 	s.send(line + "\r")
 	if msg := s.next(); msg["id"] != "edge" || msg["result"] == nil {
-		t.Fatalf("a line of exactly %d bytes got %v", MaxLineBytes, msg)
+		t.Fatalf("a line of exactly %d bytes got %v", maxLineBytes, msg)
 	}
 	s.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
 	if msg := s.next(); msg["id"] != "after" {
