@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -229,7 +228,7 @@ func TestReadLine(t *testing.T) {
 					input = line // the last line, unterminated
 				}
 				r := bufio.NewReaderSize(strings.NewReader(input), bufSize)
-				got, tooLong, err := readLine(r, max)
+				got, size, tooLong, err := readLine(r, max)
 				wantLong := n > max
 				want := line
 				if wantLong {
@@ -239,13 +238,13 @@ func TestReadLine(t *testing.T) {
 				if end == "" {
 					wantErr = io.EOF
 				}
-				if string(got) != want || tooLong != wantLong || err != wantErr {
-					t.Fatalf("buf %d, %d bytes + %q: got %d bytes, tooLong %v, %v", bufSize, n, end, len(got), tooLong, err)
+				if string(got) != want || size != int64(n+len(end)) || tooLong != wantLong || err != wantErr {
+					t.Fatalf("buf %d, %d bytes + %q: got %d bytes of %d, tooLong %v, %v", bufSize, n, end, len(got), size, tooLong, err)
 				}
 				if end == "" {
 					continue
 				}
-				next, tooLong, err := readLine(r, max)
+				next, _, tooLong, err := readLine(r, max)
 				if string(next) != "next" || tooLong || err != nil {
 					t.Fatalf("buf %d, %d bytes + %q: the next line is %q, %v, %v", bufSize, n, end, next, tooLong, err)
 				}
@@ -253,8 +252,15 @@ func TestReadLine(t *testing.T) {
 		}
 	}
 	r := bufio.NewReaderSize(strings.NewReader("last"), 16)
-	if got, _, err := readLine(r, max); string(got) != "last" || !errors.Is(err, io.EOF) {
+	if got, _, _, err := readLine(r, max); string(got) != "last" || !errors.Is(err, io.EOF) {
 		t.Errorf("unterminated last line: %q, %v", got, err)
+	}
+	// A carriage return is part of the line break only before "\n".
+	r = bufio.NewReaderSize(strings.NewReader("\r\r\n\r"), 16)
+	for _, want := range []string{"\r", "\r"} {
+		if got, _, _, _ := readLine(r, max); string(got) != want {
+			t.Errorf("got line %q; want %q", got, want)
+		}
 	}
 }
 
@@ -419,13 +425,15 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 }
 
 // TestTransportClientStopsReading: when stdout breaks, the session ends
-// without an error and stops reading stdin.
+// without an error, stops reading stdin, and logs it in plain words, not
+// as the operating system's "broken pipe".
 func TestTransportClientStopsReading(t *testing.T) {
 	root := hOpenRoot(t, hTree(t, hNotes))
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	out := &failingWriter{}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var logBuf lockedBuffer
+	log := slog.New(slog.NewTextHandler(&logBuf, nil))
 	done := make(chan error, 1)
 	go func() {
 		done <- serveStdio(context.Background(), newServer(root, log), newLineTransport(inR, out, log), log)
@@ -441,6 +449,9 @@ func TestTransportClientStopsReading(t *testing.T) {
 	}
 	if out.writes.Load() != 1 {
 		t.Errorf("%d writes to a broken stdout; want 1", out.writes.Load())
+	}
+	if log := logBuf.String(); strings.Count(log, "\n") != 1 || !strings.Contains(log, "the client closed the server's output") || strings.Contains(log, "broken pipe") {
+		t.Errorf("log:\n%s\nwant one line saying the client closed stdout, without the OS error", log)
 	}
 }
 
@@ -526,24 +537,76 @@ func waitFor(t testing.TB, cond func() bool) {
 	}
 }
 
-// TestCheckMessageAgreesWithEncodingJSON pins the transport's JSON checks
-// to encoding/json on a few tricky inputs (the fuzz target FuzzLine covers
-// the rest).
-func TestCheckMessageAgreesWithEncodingJSON(t *testing.T) {
-	for _, in := range []string{
-		`{"jsonrpc":"2.0","id":1,"method":"ping","params":{"a":[1,2,{"b":null}]}}`,
-		`{"jsonrpc":"2.0","id":"\u00e9","method":"ping"}`,
-		`{"jsonrpc":"2.0","id":-0,"method":"ping"}`,
-		`{"jsonrpc":"2.0","id":1,"method":"ping",}`,
-		`{"jsonrpc":"2.0","id":01,"method":"ping"}`,
-		`{"jsonrpc":"2.0","id":1,"method":"ping"`,
-		`{"jsonrpc":"2.0","id":1,"method":"p\ing"}`,
-		`{"jsonrpc":"2.0","id":1,"method":"ping"}]`,
-	} {
-		_, rej := checkMessage([]byte(in))
-		parseErr := rej != nil && rej.code == codeParseError
-		if parseErr == json.Valid([]byte(in)) {
-			t.Errorf("%s: parse error %v, but json.Valid says %v", in, parseErr, json.Valid([]byte(in)))
+// TestTransportErrorCodes: every error reply carries a JSON-RPC code (never
+// 0) and the request's id, and none repeats what the client sent in its
+// data.
+func TestTransportErrorCodes(t *testing.T) {
+	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
+		if op == boundary.ListDir && name == "." {
+			return errors.New("injected: the folder cannot be read")
 		}
+		return nil
+	})
+	s := hStart(t, hTree(t, hNotes))
+	wantError := func(what string, id any, code float64) map[string]any {
+		t.Helper()
+		msg := s.next()
+		e, _ := msg["error"].(map[string]any)
+		if msg["id"] != id || e == nil || e["code"] != code {
+			t.Errorf("%s: got %v; want error %v for id %v", what, msg, code, id)
+		}
+		return e
+	}
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
+	wantError("tools/list before initialize", float64(1), -32600)
+	s.send(hCallLine(2, "sign-in"))
+	wantError("tools/call before initialize", float64(2), -32600)
+	s.initialize()
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
+	wantError("a second initialize", float64(3), -32600)
+	s.send(`{"jsonrpc":"2.0","id":4,"method":"resources/list"}`)
+	wantError("resources/list on an unreadable folder", float64(4), -32603)
+	s.send(`{"jsonrpc":"2.0","id":5,"method":"resources/read","params":{"uri":"file:///etc/CLIENT-URI"}}`)
+	if e := wantError("a URI no template matches", float64(5), -32602); e["data"] != nil || strings.Contains(fmt.Sprint(e), "CLIENT-URI") {
+		t.Errorf("the refusal repeats the URI: %v", e)
+	}
+	s.send(`{"jsonrpc":"2.0","method":"ping","params":{"a":1,"a":2},"id":6}`)
+	wantError("a repeated key before the id", float64(6), -32600)
+	s.send(`{"jsonrpc":"2.0","method":"ping","params":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `,"id":7}`)
+	wantError("nesting deeper than Go parses", float64(7), -32600)
+	for i, line := range []string{"\f", "\v", "\u00a0", "\u3000", "\r\r", " \u00a0\t"} {
+		s.send(line)
+		wantError(fmt.Sprintf("line %q", line), nil, -32700)
+		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"}`, 100+i))
+		if msg := s.next(); msg["id"] != float64(100+i) {
+			t.Fatalf("the ping after %q got %v", line, msg)
+		}
+	}
+}
+
+// TestTransportCancelledCallNotAnswered: a call the client cancels is not
+// answered (MCP: a receiver should not reply to a cancelled request), and
+// the session goes on.
+func TestTransportCancelledCallNotAnswered(t *testing.T) {
+	slow := &slowReads{d: 10 * time.Second}
+	slow.install(t)
+	s := hStart(t, hTree(t, manyNotes(3)))
+	s.initialize()
+	s.send(hCallLine("slow", "anything"))
+	waitFor(t, func() bool { return slow.reads.Load() > 0 })
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"test"}}`)
+	waitFor(t, func() bool { return slow.cancelled.Load() > 0 })
+	time.Sleep(100 * time.Millisecond) // let the cancelled call end
+	s.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	if msg := s.next(); msg["id"] != "after" || msg["result"] == nil {
+		t.Fatalf("got %v; want only the ping's answer, and no answer to the cancelled call", msg)
+	}
+	// A cancellation for a request already answered, or never sent,
+	// changes nothing.
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"after"}}`)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}}`)
+	s.send(`{"jsonrpc":"2.0","id":42,"method":"ping"}`)
+	if msg := s.next(); msg["id"] != float64(42) || msg["result"] == nil {
+		t.Fatalf("got %v; want the ping answered", msg)
 	}
 }

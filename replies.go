@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// replyErrors is the outermost receiving middleware: it turns every error
+// a request ends with into the JSON-RPC error sent back (see replyError),
+// for stdio and HTTP alike.
+func replyErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return nil, replyError(method, err)
+		}
+		return res, nil
+	}
+}
+
+// replyError returns the JSON-RPC error that answers a request to method
+// that failed with err. The SDK sends a plain Go error with code 0, which
+// JSON-RPC does not define; it is given a standard code:
+//
+//   - a second initialize: -32600 Invalid Request;
+//   - a cancelled call, or one past its deadline: -32603 Internal error
+//     (over stdio a call the client cancelled is not answered at all);
+//   - anything else, such as resources/list on a folder that cannot be
+//     read: -32603 Internal error, with the error's message.
+//
+// An error that has a code keeps it and its message. Its data is dropped:
+// the SDK's "Resource not found" puts the client's URI there, and a
+// refusal never repeats what the client sent.
+func replyError(method string, err error) *jsonrpc.Error {
+	var we *jsonrpc.Error
+	switch {
+	case errors.As(err, &we) && we.Code != 0:
+		// The outer message, as the SDK would send it.
+		return &jsonrpc.Error{Code: we.Code, Message: err.Error()}
+	case method == "initialize":
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + err.Error()}
+	case errors.Is(err, context.Canceled):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request was cancelled"}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request did not finish within its deadline"}
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: err.Error()}
+}
+
+// sessionRefusal gives a code to an error reply the SDK makes before any
+// middleware sees the request: its session checks, such as a call before
+// initialize, send a plain error (code 0). Those refuse the request as it
+// stands, so the code is -32600 Invalid Request. Any other reply is
+// returned as it is.
+func sessionRefusal(err error) error {
+	var we *jsonrpc.Error
+	if errors.As(err, &we) && we.Code != 0 {
+		return err
+	}
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + err.Error()}
+}
