@@ -35,6 +35,23 @@ type refusedMessage struct {
 
 func (r *refusedMessage) Error() string { return r.message }
 
+// reply is the JSON-RPC error response to a refused message.
+func (r *refusedMessage) reply() []byte {
+	id := r.id
+	if id == nil {
+		id = json.RawMessage("null")
+	}
+	data, err := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   jsonrpc.Error   `json:"error"`
+	}{"2.0", id, jsonrpc.Error{Code: r.code, Message: r.message}})
+	if err != nil {
+		panic(err) // cannot happen: id is a checked JSON scalar
+	}
+	return data
+}
+
 // A droppedResponse is an unacceptable message that looks like a response
 // (a "result" or "error" key and no "method"). It is logged and never
 // answered: answering a response could make two peers answer each other's

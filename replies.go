@@ -53,12 +53,16 @@ func replyError(method string, err error) *jsonrpc.Error {
 // sessionRefusal gives a code to an error reply the SDK makes before any
 // middleware sees the request: its session checks, such as a call before
 // initialize, send a plain error (code 0). Those refuse the request as it
-// stands, so the code is -32600 Invalid Request. Any other reply is
+// stands, so the code is -32600 Invalid Request; a request cancelled
+// before it started is -32603, as in replyError. Any other reply is
 // returned as it is.
 func sessionRefusal(err error) error {
 	var we *jsonrpc.Error
-	if errors.As(err, &we) && we.Code != 0 {
+	switch {
+	case errors.As(err, &we) && we.Code != 0:
 		return err
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return replyError("", err)
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "Invalid Request: " + err.Error()}
 }

@@ -415,19 +415,7 @@ func (c *lineConn) decode(line []byte, size int64, tooLong bool) jsonrpc.Message
 // without the line's content.
 func (c *lineConn) refuse(r *refusedMessage, size int64) {
 	c.logRefusal(slog.Group("reply", slog.Int64("code", r.code), slog.String("reason", r.message)), size)
-	id := r.id
-	if id == nil {
-		id = json.RawMessage("null")
-	}
-	data, err := json.Marshal(struct {
-		JSONRPC string          `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Error   jsonrpc.Error   `json:"error"`
-	}{"2.0", id, jsonrpc.Error{Code: r.code, Message: r.message}})
-	if err != nil {
-		return // cannot happen: id is a checked JSON scalar
-	}
-	c.writeLine(data)
+	c.writeLine(r.reply())
 }
 
 // logRefusal logs a refused line. Only readLoop calls it. A client sending

@@ -604,7 +604,7 @@ func TestTransportCancelledCallNotAnswered(t *testing.T) {
 	// A cancellation for a request already answered, or never sent,
 	// changes nothing.
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"after"}}`)
-	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":42}}`)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":999}}`)
 	s.send(`{"jsonrpc":"2.0","id":42,"method":"ping"}`)
 	if msg := s.next(); msg["id"] != float64(42) || msg["result"] == nil {
 		t.Fatalf("got %v; want the ping answered", msg)
