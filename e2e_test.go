@@ -57,8 +57,9 @@ type wireServer struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
+	stdout io.ReadCloser
 	lines  chan []byte // every stdout line, in order
-	stderr *bytes.Buffer
+	stderr *lockedBuffer
 }
 
 func startServe(t *testing.T, args ...string) *wireServer {
@@ -72,7 +73,7 @@ func startServe(t *testing.T, args ...string) *wireServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := &wireServer{t: t, cmd: cmd, stdin: stdin, lines: make(chan []byte, 100), stderr: new(bytes.Buffer)}
+	ws := &wireServer{t: t, cmd: cmd, stdin: stdin, stdout: stdout, lines: make(chan []byte, 100), stderr: new(lockedBuffer)}
 	cmd.Stderr = ws.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -119,24 +120,40 @@ func (ws *wireServer) reply(id int) map[string]any {
 	return nil
 }
 
+// initialize performs the 2025-06-18 handshake with id 1.
+func (ws *wireServer) initialize() {
+	ws.t.Helper()
+	ws.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"0"}}}`)
+	ws.reply(1)
+	ws.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
 // close closes stdin and checks the server exits 0 with nothing more on
 // stdout.
 func (ws *wireServer) close() {
 	ws.t.Helper()
 	ws.stdin.Close()
+	ws.waitExit(5 * time.Second)
+	for line := range ws.lines {
+		ws.t.Errorf("unexpected stdout line after the last reply: %q", line)
+	}
+}
+
+// waitExit checks that the server exits with status 0 within d.
+func (ws *wireServer) waitExit(d time.Duration) {
+	ws.t.Helper()
+	start := time.Now()
 	done := make(chan error, 1)
 	go func() { done <- ws.cmd.Wait() }()
 	select {
 	case err := <-done:
 		if err != nil {
-			ws.t.Errorf("serve exited with %v after stdin closed; stderr:\n%s", err, ws.stderr)
+			ws.t.Errorf("serve exited with %v; want status 0; stderr:\n%s", err, ws.stderr)
 		}
-	case <-time.After(5 * time.Second):
-		ws.t.Fatal("serve did not exit within 5s of stdin closing")
+	case <-time.After(d):
+		ws.t.Fatalf("serve did not exit within %v; stderr:\n%s", d, ws.stderr)
 	}
-	for line := range ws.lines {
-		ws.t.Errorf("unexpected stdout line after the last reply: %q", line)
-	}
+	ws.t.Logf("serve exited after %v", time.Since(start))
 }
 
 func toolText(t *testing.T, msg map[string]any) (text string, isError bool) {
@@ -195,7 +212,7 @@ func TestServeStdioDiscover(t *testing.T) {
 		t.Errorf("CAFÉ: isError=%v %s", isErr, text)
 	}
 	ws.close()
-	if ws.stderr.Len() != 0 {
+	if ws.stderr.String() != "" {
 		t.Errorf("serve wrote to stderr at the default level: %s", ws.stderr)
 	}
 }

@@ -200,7 +200,7 @@ func TestPanicInSearchIsAnswered(t *testing.T) {
 		}
 		return nil
 	})
-	s := hStart(t, hTree(t, map[string]string{"boom.md": "x\n", "ok.md": "sign-in\n"}))
+	s := hStart(t, hTree(t, map[string]string{"boom.md": "x\n", "ok.md": "sign-in\n"}), nil)
 	s.initialize()
 	s.send(hCallLine(1, "sign-in"))
 	msg := s.next() // checks the line is JSON-RPC
@@ -227,7 +227,7 @@ func TestPipelinedCalls(t *testing.T) {
 	}
 	before := runtime.NumGoroutine()
 	t.Run("calls", func(t *testing.T) {
-		s := hStart(t, hTree(t, hNotes))
+		s := hStart(t, hTree(t, hNotes), nil)
 		s.initialize()
 		go func() {
 			for i := range n {
@@ -260,7 +260,7 @@ func TestPipelinedCalls(t *testing.T) {
 func TestConcurrentCalls(t *testing.T) {
 	before := runtime.NumGoroutine()
 	t.Run("calls", func(t *testing.T) {
-		cs := hClient(t, hTree(t, hNotes), nil)
+		cs := hStart(t, hTree(t, hNotes), nil).client("")
 		var wg sync.WaitGroup
 		errs := make(chan error, 100)
 		for i := range 100 {
@@ -296,7 +296,7 @@ func TestCancelledSlowCall(t *testing.T) {
 	slow := &slowReads{d: 20 * time.Millisecond, ignoreCtx: true}
 	slow.install(t)
 	t.Run("call", func(t *testing.T) {
-		cs := hClient(t, hTree(t, manyNotes(500)), nil)
+		cs := hStart(t, hTree(t, manyNotes(500)), nil).client("")
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { _, _, err := hSearch(ctx, cs, "anything"); done <- err }()

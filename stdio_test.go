@@ -9,8 +9,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -66,7 +64,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, nil},
 		{"too deep", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":` + deep + `}}`, -32600, float64(5)},
 	}
-	s := hStart(t, hTree(t, hNotes))
+	s := hStart(t, hTree(t, hNotes), nil)
 	s.initialize()
 	for i, tt := range tests {
 		s.send(tt.line)
@@ -117,7 +115,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 // TestTransportLongLine sends lines over the limit: each is answered with
 // an error naming its id when the id comes early, and the session goes on.
 func TestTransportLongLine(t *testing.T) {
-	s := hStart(t, hTree(t, hNotes))
+	s := hStart(t, hTree(t, hNotes), nil)
 	s.initialize()
 	pad := strings.Repeat("a", maxLineBytes)
 	s.send(`{"jsonrpc":"2.0","id":"long","method":"ping","params":{"x":"` + pad + `"}}`)
@@ -267,7 +265,7 @@ func TestReadLine(t *testing.T) {
 // TestTransportOneLinePerMessage runs good calls and bad lines at once: the
 // output is whole JSON-RPC lines, one per answer, never interleaved.
 func TestTransportOneLinePerMessage(t *testing.T) {
-	s := hStart(t, hTree(t, hNotes))
+	s := hStart(t, hTree(t, hNotes), nil)
 	s.initialize()
 	const n = 200
 	go func() {
@@ -350,7 +348,7 @@ func manyNotes(n int) map[string]string {
 func TestTransportEOFCancelsCalls(t *testing.T) {
 	slow := &slowReads{d: 10 * time.Second}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(3)))
+	s := hStart(t, hTree(t, manyNotes(3)), nil)
 	s.initialize()
 	s.send(hCallLine(1, "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
@@ -371,7 +369,7 @@ func TestTransportEOFCancelsCalls(t *testing.T) {
 func TestTransportSignalCancelsCalls(t *testing.T) {
 	slow := &slowReads{d: 10 * time.Second}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(3)))
+	s := hStart(t, hTree(t, manyNotes(3)), nil)
 	s.initialize()
 	s.send(hCallLine(1, "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
@@ -399,7 +397,7 @@ func TestTransportSignalCancelsCalls(t *testing.T) {
 func TestTransportStuckCallDoesNotHoldExit(t *testing.T) {
 	slow := &slowReads{d: 1200 * time.Millisecond, ignoreCtx: true}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(1)))
+	s := hStart(t, hTree(t, manyNotes(1)), nil)
 	s.initialize()
 	s.send(hCallLine(1, "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
@@ -457,71 +455,40 @@ func TestTransportClientStopsReading(t *testing.T) {
 
 // TestServeProcessStops runs the real binary: stdin EOF, SIGTERM and SIGINT
 // each end it with status 0 within a second, and a client that closes its
-// end of stdout does not get the server killed by SIGPIPE.
+// end of stdout does not get the server killed by SIGPIPE; the server says
+// so on stderr in plain words.
 func TestServeProcessStops(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "practice-notes")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
 	dir := hTree(t, hNotes)
-	initLine := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}` + "\n"
-	start := func(t *testing.T) (*exec.Cmd, io.WriteCloser, *bufio.Reader, io.ReadCloser) {
-		cmd := exec.Command(bin, "serve", "-root", dir)
-		stdin, _ := cmd.StdinPipe()
-		stdout, _ := cmd.StdoutPipe()
-		cmd.Stderr = io.Discard
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-		io.WriteString(stdin, initLine)
-		r := bufio.NewReader(stdout)
-		if line, err := r.ReadBytes('\n'); err != nil || !bytes.Contains(line, []byte(`"id":1,"result"`)) {
-			t.Fatalf("initialize: %q, %v", line, err)
-		}
-		return cmd, stdin, r, stdout
-	}
-	waitExit := func(t *testing.T, cmd *exec.Cmd, from time.Time) {
-		done := make(chan error, 1)
-		go func() { done <- cmd.Wait() }()
-		select {
-		case err := <-done:
-			if err != nil {
-				t.Errorf("serve exited with %v; want status 0", err)
-			}
-			if d := time.Since(from); d > time.Second {
-				t.Errorf("serve took %v to exit; want under a second", d)
-			}
-		case <-time.After(3 * time.Second):
-			t.Fatal("serve did not exit")
-		}
-	}
 	t.Run("EOF", func(t *testing.T) {
-		cmd, stdin, _, _ := start(t)
-		now := time.Now()
-		stdin.Close()
-		waitExit(t, cmd, now)
+		ws := startServe(t, "-root", dir)
+		ws.initialize()
+		ws.stdin.Close()
+		ws.waitExit(time.Second)
 	})
 	for _, sig := range []os.Signal{syscall.SIGTERM, os.Interrupt} {
 		t.Run(sig.String(), func(t *testing.T) {
-			cmd, _, _, _ := start(t)
-			now := time.Now()
-			cmd.Process.Signal(sig)
-			waitExit(t, cmd, now)
+			ws := startServe(t, "-root", dir)
+			ws.initialize()
+			ws.cmd.Process.Signal(sig)
+			ws.waitExit(time.Second)
 		})
 	}
 	t.Run("stdout closed", func(t *testing.T) {
-		cmd, stdin, _, stdout := start(t)
-		stdout.Close()
+		ws := startServe(t, "-root", dir)
+		ws.initialize()
+		ws.stdout.Close()
 		for i := range 20 {
-			fmt.Fprintf(stdin, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 10+i)
+			// The server may already have gone: errors are expected.
+			fmt.Fprintf(ws.stdin, `{"jsonrpc":"2.0","id":%d,"method":"ping"}`+"\n", 10+i)
 		}
 		// Let the server answer (into the closed pipe) before stdin ends,
 		// which would cancel the pings.
 		time.Sleep(300 * time.Millisecond)
-		now := time.Now()
-		stdin.Close()
-		waitExit(t, cmd, now)
+		ws.stdin.Close()
+		ws.waitExit(time.Second)
+		if got := ws.stderr.String(); !strings.Contains(got, "the client closed the server's output") || strings.Contains(got, "broken pipe") {
+			t.Errorf("stderr:\n%s\nwant the closed stdout said in plain words, without the OS error", got)
+		}
 	})
 }
 
@@ -547,7 +514,7 @@ func TestTransportErrorCodes(t *testing.T) {
 		}
 		return nil
 	})
-	s := hStart(t, hTree(t, hNotes))
+	s := hStart(t, hTree(t, hNotes), nil)
 	wantError := func(what string, id any, code float64) map[string]any {
 		t.Helper()
 		msg := s.next()
@@ -590,7 +557,7 @@ func TestTransportErrorCodes(t *testing.T) {
 func TestTransportCancelledCallNotAnswered(t *testing.T) {
 	slow := &slowReads{d: 10 * time.Second}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(3)))
+	s := hStart(t, hTree(t, manyNotes(3)), nil)
 	s.initialize()
 	s.send(hCallLine("slow", "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })

@@ -33,7 +33,7 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 	var logBuf lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	t.Run("searches", func(t *testing.T) {
-		cs := hClient(t, s.Root, log)
+		cs := hStart(t, s.Root, log).client("")
 		s.Start(t)
 		allowedFiles := map[string]bool{"stable.md": true, "swap.md": true, "flip.md": true, "grow.md": true, "sub/inner.md": true, "swap.md/x.md": true}
 		allowedReasons := map[string]bool{}
