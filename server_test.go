@@ -43,16 +43,7 @@ func TestToolListing(t *testing.T) {
 	if !strings.Contains(tool.Description, "untrusted") {
 		t.Errorf("description does not say results are untrusted data: %q", tool.Description)
 	}
-	var in map[string]any
-	if err := json.Unmarshal([]byte(inputSchema), &in); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(in, tool.InputSchema); diff != "" {
-		t.Errorf("input schema (-want +got):\n%s", diff)
-	}
-	if tool.OutputSchema == nil {
-		t.Error("no output schema")
-	}
+	// The schemas are checked against the code in contract_test.go.
 	init := cs.InitializeResult()
 	if init.ServerInfo.Name != "practice-notes" || !strings.Contains(init.Instructions, "quoted file text") {
 		t.Errorf("server info %+v, instructions %q", init.ServerInfo, init.Instructions)
