@@ -29,9 +29,9 @@ import (
 // buffered and answered with -32600. In every case the session goes on.
 // Only well-formed messages reach the SDK.
 //
-// On the way out it keeps two MCP rules the SDK does not: a request the
-// client cancelled is not answered, and no error reply carries code 0 (see
-// [replyError]).
+// On the way out it keeps two rules the SDK does not: a request the client
+// cancelled is not answered (MCP), and no error reply carries code 0
+// (JSON-RPC; see [sessionRefusal] and [replyErrors]).
 //
 // Every message written, from the SDK or from the transport itself, is
 // written whole, under one lock, with one Write call.
