@@ -168,7 +168,8 @@ type lineConn struct {
 	refused int // lines refused so far; used by readLoop only
 
 	// pending holds the ids of requests handed to the SDK and not yet
-	// answered. At the end of the input, Read waits (up to drainGrace) for
+	// answered, and whether the client has cancelled each (its answer is
+	// then dropped). At the end of the input, Read waits (up to drainGrace) for
 	// them to be answered before it reports io.EOF, because the SDK drops
 	// the replies to requests still running when its connection ends:
 	// without this, "printf requests | practice-notes serve" would get no
