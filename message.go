@@ -73,7 +73,9 @@ func (d *droppedResponse) Error() string {
 // maxJSONDepth, is not JSON-RPC 2.0, or is a request whose id is null,
 // fractional, outside ±2^53 or not a string or number. An Invalid Request
 // reply carries the message's id whenever it has one usable id, wherever
-// the fault is. Deeper objects, such as a tool's arguments, are left to
+// the fault is; a Parse error reply carries it when it was read whole
+// before the fault (and is then the only id before the fault), so the
+// client can tell which of its requests failed. Deeper objects, such as a tool's arguments, are left to
 // their handlers.
 //
 // data is read once, token by token; the message is built from the raw
@@ -84,7 +86,12 @@ func checkMessage(data []byte) (jsonrpc.Message, error) {
 	}
 	sc := scanJSON(data, false)
 	if sc.syntaxErr != nil {
-		return nil, &refusedMessage{code: jsonrpc.CodeParseError, message: "Parse error: the message is not valid JSON"}
+		// The id is named when it was read whole before the fault.
+		r := &refusedMessage{code: jsonrpc.CodeParseError, message: "Parse error: the message is not valid JSON"}
+		if sc.kind == '{' {
+			r.id = sc.usableID()
+		}
+		return nil, r
 	}
 	if sc.kind != '{' {
 		msg := "Invalid Request: a message must be a JSON object"
@@ -136,11 +143,11 @@ func checkMessage(data []byte) (jsonrpc.Message, error) {
 		resp.Result = r
 	}
 	if e, ok := sc.field(data, "error"); ok && string(e) != "null" {
-		var we jsonrpc.Error
-		if json.Unmarshal(e, &we) != nil {
+		we, ok := decodeError(e)
+		if !ok {
 			return nil, invalid("the error is not a JSON-RPC error object")
 		}
-		resp.Error = &we
+		resp.Error = we
 	}
 	return resp, nil
 }
@@ -154,6 +161,25 @@ func checkLongMessage(prefix []byte) *refusedMessage {
 		message: fmt.Sprintf("Invalid Request: message longer than %d bytes", maxLineBytes),
 		id:      scanID(prefix[:min(len(prefix), idScanBytes)]),
 	}
+}
+
+// decodeError decodes a JSON-RPC error object as the SDK does: keys match
+// exactly (encoding/json would also take "Code" for "code"), and a
+// missing code or message is zero.
+func decodeError(data json.RawMessage) (*jsonrpc.Error, bool) {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(data, &fields) != nil || fields == nil {
+		return nil, false
+	}
+	we := &jsonrpc.Error{}
+	if c, ok := fields["code"]; ok && json.Unmarshal(c, &we.Code) != nil {
+		return nil, false
+	}
+	if m, ok := fields["message"]; ok && json.Unmarshal(m, &we.Message) != nil {
+		return nil, false
+	}
+	we.Data = fields["data"]
+	return we, true
 }
 
 func isJSONString(v json.RawMessage, want string) bool {
@@ -223,9 +249,10 @@ func (sc *jsonScan) jsonrpcID() jsonrpc.ID {
 // on is still a syntax error. Nesting deeper than Go's own parser allows is
 // measured, not refused as bad syntax.
 //
-// With partial set, data is a prefix of a longer text: scanning stops
-// quietly where the prefix ends, and an id is kept only once the token
-// after it has been read (a number cut short would be another id).
+// An id is kept only once the token after it has been read: a number cut
+// short, or followed by a fault, could be another id. With partial set,
+// data is a prefix of a longer text: scanning stops quietly where the
+// prefix ends.
 func scanJSON(data []byte, partial bool) jsonScan {
 	sc := jsonScan{fields: make(map[string]span)}
 	dec := json.NewDecoder(bytes.NewReader(data))
