@@ -1,8 +1,8 @@
 package main
 
-// Helpers shared by the hardening tests (transport, limits, stress, faults,
-// output hygiene). Their names start with "h" to stay clear of the other
-// test files' helpers.
+// Helpers shared by the tests of package main: temporary note trees, the
+// fault seam, and hStart, which starts the server in process. Their names
+// start with "h" to stay clear of the other test files' helpers.
 
 import (
 	"bufio"
