@@ -575,4 +575,9 @@ func TestTransportCancelledCallNotAnswered(t *testing.T) {
 	if msg := s.next(); msg["id"] != float64(42) || msg["result"] == nil {
 		t.Fatalf("got %v; want the ping answered", msg)
 	}
+	select {
+	case line := <-s.lines:
+		t.Errorf("an answer came after the last ping: %s", line)
+	case <-time.After(300 * time.Millisecond):
+	}
 }
