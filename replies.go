@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"regexp"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -63,16 +64,26 @@ func replyError(method string, err error) *jsonrpc.Error {
 // those refuse the request as it stands, so the code is -32600 Invalid
 // Request (a request cancelled before it started is -32603, as in
 // replyError). Others, such as an unknown method, have a code and may
-// quote the request. Every message is clipped to maxErrorMessage bytes;
+// quote the request: params it could not decode are named by type only,
+// not quoted. Every message is clipped to maxErrorMessage bytes;
 // a code and data are kept (the data of -32022, unsupported protocol
 // version, lists the versions the server supports).
 func sessionRefusal(err error) *jsonrpc.Error {
 	var we *jsonrpc.Error
 	switch {
 	case errors.As(err, &we) && we.Code != 0:
-		return &jsonrpc.Error{Code: we.Code, Message: clip(err.Error(), maxErrorMessage), Data: we.Data}
+		msg := err.Error()
+		if we.Code == jsonrpc.CodeInvalidParams {
+			msg = paramsQuoteRE.ReplaceAllString(msg, "the params do not decode into $1")
+		}
+		return &jsonrpc.Error{Code: we.Code, Message: clip(msg, maxErrorMessage), Data: we.Data}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return replyError("", err)
 	}
 	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: clip("Invalid Request: "+err.Error(), maxErrorMessage)}
 }
+
+// paramsQuoteRE matches the SDK's report of params it could not decode,
+// which quotes the params whole (a resource URI included) and then the
+// decoder's error, which quotes part of them again.
+var paramsQuoteRE = regexp.MustCompile(`unmarshaling "(?:[^"\\]|\\.)*" into an? (\S+): .*$`)

@@ -60,6 +60,8 @@ func TestSessionRefusal(t *testing.T) {
 		{"cancelled", context.Canceled, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request was cancelled"}},
 		{"unknown method", fmt.Errorf("%w: %q", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}, long),
 			&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: clip(`method not found: "`+long+`"`, maxErrorMessage)}},
+		{"params not decoded", fmt.Errorf("handling '%s': %w", "resources/read", fmt.Errorf("%w: unmarshaling %q into a %T: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"}, `{"uri":"file:///CLIENT-URI \" into a x: y","_meta":5}`, &mcp.ReadResourceParams{}, errors.New(`json: cannot unmarshal "5}" into _meta`))),
+			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "handling 'resources/read': invalid params: the params do not decode into *mcp.ReadResourceParams"}},
 		{"data kept", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"]}`)},
 			&jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"]}`)}},
 	}

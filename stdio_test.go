@@ -540,6 +540,10 @@ func TestTransportErrorCodes(t *testing.T) {
 	if e := wantError("an unknown method with a long name", "m", -32601); len(fmt.Sprint(e["message"])) > maxErrorMessage+len("…") {
 		t.Errorf("the reply quotes %d bytes of the request", len(fmt.Sprint(e["message"])))
 	}
+	s.send(`{"jsonrpc":"2.0","id":"p","method":"resources/read","params":{"uri":"file:///etc/CLIENT-URI","_meta":5}}`)
+	if e := wantError("params the SDK cannot decode", "p", -32602); strings.Contains(fmt.Sprint(e), "CLIENT-URI") {
+		t.Errorf("the refusal repeats the URI: %v", e)
+	}
 	s.send(`{"jsonrpc":"2.0","method":"ping","params":{"a":1,"a":2},"id":6}`)
 	wantError("a repeated key before the id", float64(6), -32600)
 	s.send(`{"jsonrpc":"2.0","method":"ping","params":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `,"id":7}`)
