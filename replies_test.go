@@ -25,7 +25,7 @@ func TestReplyError(t *testing.T) {
 		{"coded", "resources/read", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "note refused: no such note"},
 			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "note refused: no such note"}},
 		{"data dropped", "resources/read", mcp.ResourceNotFoundError("file:///CLIENT-URI"),
-			&jsonrpc.Error{Code: mcp.CodeResourceNotFound, Message: "Resource not found"}},
+			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}},
 		{"wrapped", "tools/call", fmt.Errorf("handling: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}),
 			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "handling: bad"}},
 		{"second initialize", "initialize", errors.New(`duplicate "initialize" received`),
