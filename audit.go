@@ -5,7 +5,6 @@ import (
 	"errors"
 	"log/slog"
 	"time"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -73,15 +72,4 @@ func (ns *notesServer) audit(next mcp.MethodHandler) mcp.MethodHandler {
 func isToolError(res mcp.Result) bool {
 	r, ok := res.(*mcp.CallToolResult)
 	return ok && r != nil && r.IsError
-}
-
-// clip shortens s to at most n bytes on a UTF-8 boundary, marking the cut.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
 }

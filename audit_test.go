@@ -1,39 +1,22 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// syncBuffer is a buffer the server's goroutines can log into while the
-// test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-// calls returns the audit lines logged so far, without their time and
+// auditLines returns the audit lines in a JSON log, without their time and
 // duration, which vary.
-func (b *syncBuffer) calls(t *testing.T) []map[string]any {
+func auditLines(t *testing.T, log string) []map[string]any {
 	t.Helper()
-	b.mu.Lock()
-	defer b.mu.Unlock()
 	var out []map[string]any
-	for _, line := range strings.Split(strings.TrimSpace(b.buf.String()), "\n") {
+	for _, line := range strings.Split(strings.TrimSpace(log), "\n") {
 		if line == "" {
 			continue
 		}
@@ -57,9 +40,9 @@ func (b *syncBuffer) calls(t *testing.T) []map[string]any {
 // auditCalls makes one call of each outcome and returns the log lines at
 // the given level.
 func auditCalls(t *testing.T, level slog.Level) (lines []map[string]any, raw string) {
-	buf := new(syncBuffer)
+	buf := new(lockedBuffer)
 	log := slog.New(slog.NewJSONHandler(buf, &slog.HandlerOptions{Level: level}))
-	cs := notesSession(t, "practice-data", log)
+	cs := hStart(t, "practice-data", log).client("")
 	ctx := context.Background()
 	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "sign-in"}}); err != nil || res.IsError {
 		t.Fatalf("search: %+v, %v", res, err)
@@ -74,10 +57,8 @@ func auditCalls(t *testing.T, level slog.Level) (lines []map[string]any, raw str
 		t.Fatal("traversal read succeeded")
 	}
 	cs.Close()
-	buf.mu.Lock()
-	raw = buf.buf.String()
-	buf.mu.Unlock()
-	return buf.calls(t), raw
+	raw = buf.String()
+	return auditLines(t, raw), raw
 }
 
 // At the default level only refusals are logged, at warn.
@@ -123,24 +104,6 @@ func TestAuditDebug(t *testing.T) {
 	for _, secret := range []string{"sign-in", "qqqq", "Clearing the session cookie", "Workshop practice notes"} {
 		if strings.Contains(raw, secret) {
 			t.Errorf("log holds %q:\n%s", secret, raw)
-		}
-	}
-}
-
-func TestClip(t *testing.T) {
-	tests := []struct {
-		s    string
-		n    int
-		want string
-	}{
-		{"short", 10, "short"},
-		{"exactly", 7, "exactly"},
-		{"abcdef", 3, "abc…"},
-		{"ééé", 3, "é…"}, // é is two bytes; never cut one in half
-	}
-	for _, tt := range tests {
-		if got := clip(tt.s, tt.n); got != tt.want {
-			t.Errorf("clip(%q, %d) = %q; want %q", tt.s, tt.n, got, tt.want)
 		}
 	}
 }

@@ -57,8 +57,10 @@ type wireServer struct {
 	t      *testing.T
 	cmd    *exec.Cmd
 	stdin  io.WriteCloser
-	lines  chan []byte // every stdout line, in order
-	stderr *bytes.Buffer
+	stdout io.ReadCloser
+	lines  chan []byte   // every stdout line, in order
+	eof    chan struct{} // closed once stdout has been read to its end
+	stderr *lockedBuffer
 }
 
 func startServe(t *testing.T, args ...string) *wireServer {
@@ -72,7 +74,7 @@ func startServe(t *testing.T, args ...string) *wireServer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ws := &wireServer{t: t, cmd: cmd, stdin: stdin, lines: make(chan []byte, 100), stderr: new(bytes.Buffer)}
+	ws := &wireServer{t: t, cmd: cmd, stdin: stdin, stdout: stdout, lines: make(chan []byte, 100), eof: make(chan struct{}), stderr: new(lockedBuffer)}
 	cmd.Stderr = ws.stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -84,6 +86,7 @@ func startServe(t *testing.T, args ...string) *wireServer {
 			ws.lines <- append([]byte(nil), sc.Bytes()...)
 		}
 		close(ws.lines)
+		close(ws.eof)
 	}()
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
 	return ws
@@ -119,24 +122,43 @@ func (ws *wireServer) reply(id int) map[string]any {
 	return nil
 }
 
+// initialize performs the 2025-06-18 handshake with id 1.
+func (ws *wireServer) initialize() {
+	ws.t.Helper()
+	ws.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"wire","version":"0"}}}`)
+	ws.reply(1)
+	ws.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+}
+
 // close closes stdin and checks the server exits 0 with nothing more on
 // stdout.
 func (ws *wireServer) close() {
 	ws.t.Helper()
 	ws.stdin.Close()
-	done := make(chan error, 1)
-	go func() { done <- ws.cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			ws.t.Errorf("serve exited with %v after stdin closed; stderr:\n%s", err, ws.stderr)
-		}
-	case <-time.After(5 * time.Second):
-		ws.t.Fatal("serve did not exit within 5s of stdin closing")
-	}
+	ws.waitExit(5 * time.Second)
 	for line := range ws.lines {
 		ws.t.Errorf("unexpected stdout line after the last reply: %q", line)
 	}
+}
+
+// waitExit checks that the server exits with status 0 within d.
+func (ws *wireServer) waitExit(d time.Duration) {
+	ws.t.Helper()
+	start := time.Now()
+	done := make(chan error, 1)
+	go func() {
+		<-ws.eof // Wait closes stdout, so read it to its end first
+		done <- ws.cmd.Wait()
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			ws.t.Errorf("serve exited with %v; want status 0; stderr:\n%s", err, ws.stderr)
+		}
+	case <-time.After(d):
+		ws.t.Fatalf("serve did not exit within %v; stderr:\n%s", d, ws.stderr)
+	}
+	ws.t.Logf("serve exited after %v", time.Since(start))
 }
 
 func toolText(t *testing.T, msg map[string]any) (text string, isError bool) {
@@ -195,7 +217,7 @@ func TestServeStdioDiscover(t *testing.T) {
 		t.Errorf("CAFÉ: isError=%v %s", isErr, text)
 	}
 	ws.close()
-	if ws.stderr.Len() != 0 {
+	if ws.stderr.String() != "" {
 		t.Errorf("serve wrote to stderr at the default level: %s", ws.stderr)
 	}
 }
@@ -270,26 +292,22 @@ func TestRootSelection(t *testing.T) {
 // "printf requests | practice-notes serve" gets every reply, then the
 // process exits 0.
 func TestServeAnswersBeforeExit(t *testing.T) {
-	cmd := exec.Command(binary(t), "serve", "-root", "practice-data")
-	cmd.Stdin = strings.NewReader(strings.Join([]string{
+	ws := startServe(t, "-root", "practice-data")
+	for _, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"pipe","version":"0"}}}`,
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
 		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
 		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"sign-in"}}}`,
 		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"café"}}}`,
-	}, "\n") + "\n")
-	start := time.Now()
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("serve: %v", err)
+	} {
+		ws.send(line)
 	}
-	if d := time.Since(start); d > 2*time.Second {
-		t.Errorf("serve took %v to exit after its input ended", d)
-	}
+	ws.stdin.Close()
+	ws.waitExit(2 * time.Second)
 	var ids []float64
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+	for line := range ws.lines {
 		var msg map[string]any
-		if err := json.Unmarshal([]byte(line), &msg); err != nil {
+		if err := json.Unmarshal(line, &msg); err != nil {
 			t.Fatalf("stdout line is not JSON: %q", line)
 		}
 		id, _ := msg["id"].(float64)

@@ -28,8 +28,8 @@ func faultSearch(t *testing.T, dir, query string) (res map[string]any, errText s
 	t.Helper()
 	var logBuf lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cs := hClient(t, dir, log)
-	ctx, cancel := context.WithTimeout(context.Background(), CallDeadline+time.Second)
+	cs := hStart(t, dir, log).client("")
+	ctx, cancel := context.WithTimeout(context.Background(), callDeadline+time.Second)
 	defer cancel()
 	res, errText, err := hSearch(ctx, cs, query)
 	if err != nil {
@@ -143,7 +143,7 @@ func TestFaultFileVanishes(t *testing.T) {
 func TestFaultRootDeleted(t *testing.T) {
 	dir := hTree(t, map[string]string{"a.md": "needle\n", "sub/b.md": "needle\n"})
 	var logBuf lockedBuffer
-	cs := hClient(t, dir, slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug})))
+	cs := hStart(t, dir, slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))).client("")
 	if res, errText, err := hSearch(context.Background(), cs, "needle"); err != nil || errText != "" || len(hMatches(res)) != 2 {
 		t.Fatalf("before: %v %q %v", res, errText, err)
 	}
@@ -170,7 +170,7 @@ func TestFaultRootReplaced(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "notes")
 	hWrite(t, filepath.Join(dir, "a.md"), "needle original\n")
-	cs := hClient(t, dir, nil)
+	cs := hStart(t, dir, nil).client("")
 	if err := os.Rename(dir, filepath.Join(base, "moved")); err != nil {
 		t.Fatal(err)
 	}

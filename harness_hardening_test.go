@@ -1,8 +1,8 @@
 package main
 
-// Helpers shared by the hardening tests (transport, limits, stress, faults,
-// output hygiene). Their names start with "h" to stay clear of the other
-// test files' helpers.
+// Helpers shared by the tests of package main: temporary note trees, the
+// fault seam, and hStart, which starts the server in process. Their names
+// start with "h" to stay clear of the other test files' helpers.
 
 import (
 	"bufio"
@@ -66,7 +66,7 @@ func hWrite(t testing.TB, path, text string) {
 
 // hFaults is the fault hook that hOpenRoot installs on each Root it opens
 // (see boundary.Root.InjectFaults), so that a test can inject faults into
-// the server that hStart or hClient starts. Set it with hInjectFaults before
+// the server that hStart starts. Set it with hInjectFaults before
 // starting the server. It is package state, so tests that set it must not
 // run in parallel; none of this package's tests do.
 var hFaults boundary.FaultHook
@@ -93,55 +93,64 @@ func hOpenRoot(t testing.TB, dir string) *boundary.Root {
 }
 
 // hServer is the real server (newServer) on a lineTransport over pipes,
-// run by serveStdio as "serve" runs it, driven with raw lines.
+// run by serveStdio as "serve" runs it. It is driven either with raw lines
+// (send, next) or through the SDK's client (client), not both.
 type hServer struct {
 	t      testing.TB
 	in     *io.PipeWriter // the server's stdin
-	lines  chan []byte    // every line the server wrote to stdout
+	out    *io.PipeReader // the server's stdout
 	done   chan error     // serveStdio's result
 	cancel context.CancelFunc
-	log    *lockedBuffer
+	log    *lockedBuffer // the log, when hStart was given none
+
+	linesOnce sync.Once
+	lines     chan []byte // every line the server wrote to stdout, once next is called
 }
 
-// hStart starts a server on dir; its log (level debug) is kept in s.log.
-func hStart(t testing.TB, dir string) *hServer {
+// hStart starts a server on dir. Its log goes to log or, when log is nil,
+// at debug level to s.log. This is the one way the tests of package main
+// start a server in process, apart from httpNotes for HTTP; startServe
+// runs the binary.
+func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 	t.Helper()
 	root := hOpenRoot(t, dir)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	logBuf := &lockedBuffer{}
-	log := slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &hServer{t: t, in: inW, lines: make(chan []byte, 4096), done: make(chan error, 1), cancel: cancel, log: logBuf}
+	s := &hServer{t: t, in: inW, out: outR, done: make(chan error, 1), cancel: cancel, log: logBuf}
 	go func() {
 		s.done <- serveStdio(ctx, newServer(root, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
-	go func() {
-		r := bufio.NewReaderSize(outR, 1<<20)
-		for {
-			line, err := r.ReadBytes('\n')
-			if len(line) > 0 {
-				s.lines <- line
-			}
-			if err != nil {
-				close(s.lines)
-				return
-			}
-		}
-	}()
 	t.Cleanup(func() {
 		cancel()
 		inW.Close()
+		outR.Close() // nothing more is read
 		select {
-		case <-s.done:
+		case err := <-s.done:
+			s.done <- err
 		case <-time.After(5 * time.Second):
 			t.Error("server still running 5s after cleanup")
 		}
-		for range s.lines {
-		}
 	})
 	return s
+}
+
+// client connects the SDK's client to the server, negotiating version (""
+// for the SDK's default).
+func (s *hServer) client(version string) *mcp.ClientSession {
+	s.t.Helper()
+	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: s.out, Writer: s.in}, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		s.t.Fatalf("connect with protocol %q: %v", version, err)
+	}
+	s.t.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // send writes one line (a newline is added).
@@ -156,6 +165,22 @@ func (s *hServer) send(line string) {
 // one JSON object ending in a newline.
 func (s *hServer) next() map[string]any {
 	s.t.Helper()
+	s.linesOnce.Do(func() {
+		s.lines = make(chan []byte, 4096)
+		go func() {
+			r := bufio.NewReaderSize(s.out, 1<<20)
+			for {
+				line, err := r.ReadBytes('\n')
+				if len(line) > 0 {
+					s.lines <- line
+				}
+				if err != nil {
+					close(s.lines)
+					return
+				}
+			}
+		}()
+	})
 	select {
 	case line, ok := <-s.lines:
 		if !ok {
@@ -217,40 +242,6 @@ func (s *hServer) closeInput(within time.Duration) error {
 		s.t.Fatalf("serveStdio did not return within %v of stdin closing", within)
 	}
 	return nil
-}
-
-// hClient connects the SDK's client to the real server over a
-// lineTransport on pipes. The server's log goes to log.
-func hClient(t testing.TB, dir string, log *slog.Logger) *mcp.ClientSession {
-	t.Helper()
-	root := hOpenRoot(t, dir)
-	if log == nil {
-		log = slog.New(slog.NewTextHandler(io.Discard, nil))
-	}
-	c2sR, c2sW := io.Pipe()
-	s2cR, s2cW := io.Pipe()
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		done <- serveStdio(ctx, newServer(root, log), newLineTransport(c2sR, s2cW, log), log)
-		s2cW.Close()
-	}()
-	client := mcp.NewClient(&mcp.Implementation{Name: "hardening-test", Version: "0"}, nil)
-	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: s2cR, Writer: c2sW}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		cancel()
-		c2sW.Close()
-		select {
-		case <-done:
-		case <-time.After(5 * time.Second):
-			t.Error("server still running 5s after cleanup")
-		}
-	})
-	return cs
 }
 
 // hSearch calls search_notes and returns the result's structured content

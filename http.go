@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -116,8 +118,52 @@ func newHTTPHandler(s *mcp.Server, log *slog.Logger) http.Handler {
 	cop := http.NewCrossOriginProtection()
 	cop.SetDenyHandler(http.HandlerFunc(forbidOrigin))
 	mux := http.NewServeMux()
-	mux.Handle(mcpPath, checkOrigin(cop.Handler(h)))
+	mux.Handle(mcpPath, checkOrigin(cop.Handler(checkBody(h, log))))
 	return mux
+}
+
+// checkBody applies to a POSTed message the checks the stdio transport
+// applies to a line (see [checkMessage]), so that both modes accept and
+// refuse the same messages: a refused one is answered with 400 Bad Request
+// and its JSON-RPC error, id included when it has one; a bad response with
+// 400 alone. The body is read once, up to maxHTTPBody; a longer one is
+// refused with 413.
+func checkBody(next http.Handler, log *slog.Logger) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxHTTPBody))
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				http.Error(w, fmt.Sprintf("Request Entity Too Large: the body is over %d bytes", maxHTTPBody), http.StatusRequestEntityTooLarge)
+				return
+			}
+			http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
+			return
+		}
+		_, err = checkMessage(body)
+		var (
+			refused *refusedMessage
+			dropped *droppedResponse
+		)
+		switch {
+		case errors.As(err, &refused):
+			log.Warn("refused a message from the client", slog.Group("reply", slog.Int64("code", refused.code), slog.String("reason", refused.message)), slog.Int("bytes", len(body)))
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusBadRequest)
+			w.Write(refused.reply())
+			return
+		case errors.As(err, &dropped):
+			log.Warn("refused a message from the client", slog.String("reason", dropped.Error()), slog.Int("bytes", len(body)))
+			http.Error(w, "Bad Request: "+dropped.Error(), http.StatusBadRequest)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
 }
 
 // checkOrigin refuses any request whose Origin header names another site

@@ -244,3 +244,47 @@ func exitCode(err error) int {
 	}
 	return 0
 }
+
+// TestHTTPChecksMessages: a POSTed message gets the same checks as a stdio
+// line, and the same error replies.
+func TestHTTPChecksMessages(t *testing.T) {
+	endpoint := httpNotes(t)
+	tests := []struct {
+		name, body string
+		status     int
+		want       string // in the response body
+	}{
+		{"repeated key", `{"jsonrpc":"2.0","method":"ping","params":{"a":1,"a":2},"id":5}`, http.StatusBadRequest,
+			`{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"Invalid Request: key \"a\" appears more than once in one object"}}`},
+		{"repeated tool name", `{"jsonrpc":"2.0","id":"t","method":"tools/call","params":{"name":"search_notes","name":"x","arguments":{"query":"a"}}}`, http.StatusBadRequest, `"id":"t","error":{"code":-32600`},
+		{"not JSON", `not json CLIENT-TEXT`, http.StatusBadRequest, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the message is not valid JSON"}}`},
+		{"form feed", "\f", http.StatusBadRequest, `"code":-32700`},
+		{"too deep", `{"jsonrpc":"2.0","id":6,"method":"ping","params":` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}`, http.StatusBadRequest, `"id":6,"error":{"code":-32600`},
+		{"batch", `[{"jsonrpc":"2.0","id":1,"method":"ping"}]`, http.StatusBadRequest, `"code":-32600`},
+		{"bad response", `{"jsonrpc":"2.0","id":null,"result":{}}`, http.StatusBadRequest, "Bad Request"},
+		{"unknown URI", `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"file:///CLIENT-TEXT"}}`, http.StatusOK, `"id":7,"error":{"code":-32602,"message":"Resource not found"}}`},
+		{"ping", `{"jsonrpc":"2.0","id":8,"method":"ping"}`, http.StatusOK, `{"jsonrpc":"2.0","id":8,"result":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			resp, err := http.DefaultClient.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			got, _ := io.ReadAll(resp.Body)
+			if resp.StatusCode != tt.status || !strings.Contains(string(got), tt.want) {
+				t.Errorf("status %d, body %q; want %d with %q", resp.StatusCode, got, tt.status, tt.want)
+			}
+			if strings.Contains(string(got), "CLIENT-TEXT") {
+				t.Errorf("the reply repeats what the client sent: %q", got)
+			}
+		})
+	}
+}

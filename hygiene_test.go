@@ -38,7 +38,7 @@ func TestOutputHygiene(t *testing.T) {
 	})
 
 	before := treeState(t, base)
-	s := hStart(t, dir)
+	s := hStart(t, dir, nil)
 	s.initialize()
 	lines := []string{
 		hCallLine(1, "needle"), // panics on boom.md

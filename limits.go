@@ -3,10 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"log/slog"
-	"path/filepath"
-	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -18,18 +14,18 @@ import (
 
 // Limits on the work one client can start.
 const (
-	// MaxRunningCalls is how many calls that read notes (tools/call,
+	// maxRunningCalls is how many calls that read notes (tools/call,
 	// resources/list, resources/read) run at once in one server.
-	MaxRunningCalls = 8
-	// MaxWaitingCalls is how many more may wait for a turn. A call beyond
+	maxRunningCalls = 8
+	// maxWaitingCalls is how many more may wait for a turn. A call beyond
 	// that is answered at once with a busy error.
-	MaxWaitingCalls = 1024
-	// MaxWait is how long a call waits for a turn before it is answered
+	maxWaitingCalls = 1024
+	// maxTurnWait is how long a call waits for a turn before it is answered
 	// with a busy error.
-	MaxWait = 5 * time.Second
-	// CallDeadline bounds one running call. A search stops itself after
+	maxTurnWait = 5 * time.Second
+	// callDeadline bounds one running call. A search stops itself after
 	// search.Timeout; this is the backstop for anything else a handler does.
-	CallDeadline = search.Timeout + time.Second
+	callDeadline = search.Timeout + time.Second
 )
 
 // limitedMethods are the methods that touch the file system.
@@ -39,8 +35,8 @@ var limitedMethods = map[string]bool{
 	"resources/read": true,
 }
 
-// callLimiter lets at most MaxRunningCalls limited calls run at once and at
-// most MaxWaitingCalls wait.
+// callLimiter lets at most maxRunningCalls limited calls run at once and at
+// most maxWaitingCalls wait.
 type callLimiter struct {
 	slots      chan struct{}
 	waiting    atomic.Int64
@@ -51,9 +47,6 @@ type callLimiter struct {
 func newCallLimiter(running, waiting int, maxWait time.Duration) *callLimiter {
 	return &callLimiter{slots: make(chan struct{}, running), maxWaiting: int64(waiting), maxWait: maxWait}
 }
-
-// running reports how many limited calls hold a slot now.
-func (l *callLimiter) running() int { return len(l.slots) }
 
 // middleware applies the limits. A call that cannot get a turn is answered
 // with a busy error: a tool result with isError for tools/call, so the model
@@ -86,7 +79,7 @@ func (l *callLimiter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		defer func() { <-l.slots }()
-		ctx, cancel := context.WithTimeout(ctx, CallDeadline)
+		ctx, cancel := context.WithTimeout(ctx, callDeadline)
 		defer cancel()
 		return next(ctx, method, req)
 	}
@@ -104,58 +97,4 @@ func busy(method, msg string) (mcp.Result, error) {
 		}, nil
 	}
 	return nil, &jsonrpc.Error{Code: codeServerBusy, Message: msg}
-}
-
-// recoverPanics turns a panic in a handler into a -32603 Internal error
-// answer and one line on the log. The line names the method, the kind of
-// panic and the functions on the stack, but not the panic's own text (which
-// could hold note text or an absolute path, and would be taken from an
-// untrusted file) nor the source file paths of the stack.
-//
-// It covers everything the SDK calls through its receiving middleware, that
-// is every request handler. A panic in a goroutine a handler starts itself
-// is not covered.
-func recoverPanics(log *slog.Logger) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
-			defer func() {
-				if v := recover(); v != nil {
-					log.Error("recovered from a panic while handling a request; answered with an internal error",
-						"method", method, "panic", describePanic(v), "stack", shortStack())
-					res, err = nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "internal error: the server failed while handling this request"}
-				}
-			}()
-			return next(ctx, method, req)
-		}
-	}
-}
-
-// describePanic names a panic value without quoting text that may have come
-// from a file: a runtime error's message is made by the runtime from types
-// and numbers, so it is kept; anything else is named by its type.
-func describePanic(v any) string {
-	if re, ok := v.(runtime.Error); ok {
-		return "runtime error: " + strings.TrimPrefix(re.Error(), "runtime error: ")
-	}
-	return fmt.Sprintf("panic with a %T value", v)
-}
-
-// shortStack lists the panicking goroutine's functions with the base names
-// of their files, innermost first.
-func shortStack() string {
-	pcs := make([]uintptr, 32)
-	n := runtime.Callers(4, pcs) // skip Callers, shortStack, the deferred func, panic
-	frames := runtime.CallersFrames(pcs[:n])
-	var b strings.Builder
-	for {
-		f, more := frames.Next()
-		if b.Len() > 0 {
-			b.WriteString(" < ")
-		}
-		fmt.Fprintf(&b, "%s (%s:%d)", f.Function, filepath.Base(f.File), f.Line)
-		if !more {
-			break
-		}
-	}
-	return b.String()
 }

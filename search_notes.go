@@ -150,7 +150,7 @@ func decodeQuery(args json.RawMessage) (string, error) {
 		key, _ := tok.(string)
 		switch {
 		case key != "query":
-			return "", fmt.Errorf("%w: unknown argument %s; the only argument is \"query\"", errBadArguments, quoteKey(key))
+			return "", fmt.Errorf("%w: unknown argument %q; the only argument is \"query\"", errBadArguments, clip(key, maxQuotedKey))
 		case found:
 			return "", fmt.Errorf("%w: argument \"query\" is given more than once", errBadArguments)
 		}
@@ -176,12 +176,6 @@ func decodeQuery(args json.RawMessage) (string, error) {
 		return "", fmt.Errorf("%w: missing required argument \"query\"", errBadArguments)
 	}
 	return query, nil
-}
-
-// quoteKey quotes an unknown key for an error message, shortened so a huge
-// key cannot make a huge reply.
-func quoteKey(k string) string {
-	return fmt.Sprintf("%q", clip(k, 40))
 }
 
 func jsonKind(v json.RawMessage) string {

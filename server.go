@@ -39,13 +39,15 @@ func newServer(root *boundary.Root, log *slog.Logger) *mcp.Server {
 	})
 	s.AddTool(searchNotesTool(), ns.searchNotes)
 	s.AddResourceTemplate(notesTemplate(), ns.readNote)
-	// Outermost first: a panic anywhere below is answered (limits.go); every
-	// call is logged, including one refused as busy; work that reads notes
-	// is bounded.
+	// Outermost first: every error is answered with a JSON-RPC code and no
+	// echoed data (replies.go); a panic anywhere below is answered
+	// (recover.go); every call is logged, including one refused as busy;
+	// work that reads notes is bounded.
 	s.AddReceivingMiddleware(
+		replyErrors,
 		recoverPanics(log),
 		ns.audit,
-		newCallLimiter(MaxRunningCalls, MaxWaitingCalls, MaxWait).middleware,
+		newCallLimiter(maxRunningCalls, maxWaitingCalls, maxTurnWait).middleware,
 		ns.resourcesMiddleware,
 	)
 	return s

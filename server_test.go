@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,34 +13,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"practice-notes/boundary"
 	"practice-notes/search"
 )
-
-// session connects an in-process client to a server on dir, negotiating
-// version ("" for the SDK's default).
-func session(t *testing.T, dir, version string) *mcp.ClientSession {
-	t.Helper()
-	root, err := boundary.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newServer(root, slog.New(slog.NewTextHandler(io.Discard, nil))).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatalf("connect with protocol %q: %v", version, err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs
-}
 
 func call(t *testing.T, cs *mcp.ClientSession, args any) *mcp.CallToolResult {
 	t.Helper()
@@ -54,7 +26,7 @@ func call(t *testing.T, cs *mcp.ClientSession, args any) *mcp.CallToolResult {
 }
 
 func TestToolListing(t *testing.T) {
-	cs := session(t, "practice-data", "")
+	cs := hStart(t, "practice-data", nil).client("")
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -71,16 +43,7 @@ func TestToolListing(t *testing.T) {
 	if !strings.Contains(tool.Description, "untrusted") {
 		t.Errorf("description does not say results are untrusted data: %q", tool.Description)
 	}
-	var in map[string]any
-	if err := json.Unmarshal([]byte(inputSchema), &in); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(in, tool.InputSchema); diff != "" {
-		t.Errorf("input schema (-want +got):\n%s", diff)
-	}
-	if tool.OutputSchema == nil {
-		t.Error("no output schema")
-	}
+	// The schemas are checked against the code in contract_test.go.
 	init := cs.InitializeResult()
 	if init.ServerInfo.Name != "practice-notes" || !strings.Contains(init.Instructions, "quoted file text") {
 		t.Errorf("server info %+v, instructions %q", init.ServerInfo, init.Instructions)
@@ -91,7 +54,7 @@ func TestToolListing(t *testing.T) {
 func TestProtocolVersions(t *testing.T) {
 	for _, v := range []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
 		t.Run(v, func(t *testing.T) {
-			cs := session(t, "practice-data", v)
+			cs := hStart(t, "practice-data", nil).client(v)
 			res := call(t, cs, map[string]any{"query": "sign-in"})
 			if res.IsError || !strings.Contains(resultText(res), `"note_id":"N2"`) {
 				t.Errorf("protocol %s: %+v", v, res)
@@ -101,7 +64,7 @@ func TestProtocolVersions(t *testing.T) {
 }
 
 func TestSearchSignIn(t *testing.T) {
-	cs := session(t, "practice-data", "")
+	cs := hStart(t, "practice-data", nil).client("")
 	res := call(t, cs, map[string]any{"query": "sign-in"})
 	if res.IsError {
 		t.Fatalf("tool error: %s", resultText(res))
@@ -136,7 +99,7 @@ func TestSearchSignIn(t *testing.T) {
 }
 
 func TestArgumentRefusals(t *testing.T) {
-	cs := session(t, "practice-data", "")
+	cs := hStart(t, "practice-data", nil).client("")
 	tests := []struct {
 		name string
 		args any
@@ -199,7 +162,7 @@ func TestDecodeQuery(t *testing.T) {
 }
 
 func TestUnknownToolIsProtocolError(t *testing.T) {
-	cs := session(t, "practice-data", "")
+	cs := hStart(t, "practice-data", nil).client("")
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_note", Arguments: map[string]any{}})
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
@@ -208,7 +171,7 @@ func TestUnknownToolIsProtocolError(t *testing.T) {
 }
 
 func TestNoMatch(t *testing.T) {
-	cs := session(t, "practice-data", "")
+	cs := hStart(t, "practice-data", nil).client("")
 	res := call(t, cs, map[string]any{"query": "quantum spreadsheet"})
 	var got search.Result
 	if err := decodeStructured(res, &got); err != nil {

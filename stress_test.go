@@ -33,7 +33,7 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 	var logBuf lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	t.Run("searches", func(t *testing.T) {
-		cs := hClient(t, s.Root, log)
+		cs := hStart(t, s.Root, log).client("")
 		s.Start(t)
 		allowedFiles := map[string]bool{"stable.md": true, "swap.md": true, "flip.md": true, "grow.md": true, "sub/inner.md": true, "swap.md/x.md": true}
 		allowedReasons := map[string]bool{}
@@ -53,10 +53,10 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 			default:
 			}
 		}
-		for range MaxRunningCalls {
+		for range maxRunningCalls {
 			wg.Go(func() {
 				for next.Add(1) <= int64(calls) {
-					ctx, cancel := context.WithTimeout(context.Background(), CallDeadline+time.Second)
+					ctx, cancel := context.WithTimeout(context.Background(), callDeadline+time.Second)
 					start := time.Now()
 					res, errText, err := hSearch(ctx, cs, "needle")
 					cancel()
