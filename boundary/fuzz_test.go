@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -73,9 +72,7 @@ func fuzzTree(t testing.TB) (rootDir string) {
 	if err := os.Link(filepath.Join(base, "outside/secret.md"), filepath.Join(rootDir, "hard.md")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(rootDir, "fifo.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(rootDir, "fifo.md"))
 	return rootDir
 }
 
