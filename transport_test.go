@@ -448,7 +448,7 @@ func TestTransportClientStopsReading(t *testing.T) {
 // each end it with status 0 within a second, and a client that closes its
 // end of stdout does not get the server killed by SIGPIPE.
 func TestServeProcessStops(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "practice-notes")
+	bin := filepath.Join(t.TempDir(), exeName("practice-notes"))
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}

@@ -69,7 +69,7 @@ func TestReadFileRefusals(t *testing.T) {
 	symlink("/dev/zero", "zero.md")
 	mkfifo(t, filepath.Join(rootDir, "fifo.md"))
 	write(t, filepath.Join(rootDir, "big.md"), strings.Repeat("x", MaxFileSize+1))
-	write(t, filepath.Join(rootDir, "nul.md"), "text\x00more")
+	write(t, filepath.Join(rootDir, "nulbyte.md"), "text\x00more")
 	write(t, filepath.Join(rootDir, "latin1.md"), "caf\xe9")
 	if err := os.Mkdir(filepath.Join(rootDir, "dir.md"), 0o755); err != nil {
 		t.Fatal(err)
@@ -106,7 +106,7 @@ func TestReadFileRefusals(t *testing.T) {
 		{"fifo.md", ErrNotRegular},
 		{"dir.md", ErrNotRegular},
 		{"big.md", ErrTooLarge},
-		{"nul.md", ErrNotText},
+		{"nulbyte.md", ErrNotText},
 		{"latin1.md", ErrNotText},
 		{"linked.md", ErrHardLinks},
 		{"script.sh", ErrNotNote},
