@@ -5,6 +5,7 @@ go 1.25.12
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/modelcontextprotocol/go-sdk v1.8.0
+	golang.org/x/term v0.40.0
 )
 
 require (
