@@ -103,7 +103,7 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := []error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable}
+	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable}, osReasons...)
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {
