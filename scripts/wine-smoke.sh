@@ -17,6 +17,10 @@
 #
 # When Wine cannot be had, this says so and exits 0 (skipped), unless
 # WINE_SMOKE_REQUIRED=1, when that is a failure.
+#
+# Time: about a minute when Wine must be installed (about 30 s of it
+# apt-get), about 20 s when it is there; every step has a time limit, so
+# at most about 20 minutes if the package mirror hangs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,9 +42,9 @@ if ! command -v wine >/dev/null || ! command -v x86_64-w64-mingw32-dlltool >/dev
   [ "$(id -u)" = 0 ] || skip "Wine is not installed and installing it needs root"
   log "installing ${packages[*]} from Debian packages"
   export DEBIAN_FRONTEND=noninteractive
-  if ! timeout 600 apt-get install -y -q --no-install-recommends "${packages[@]}" >/tmp/wine-smoke-apt.log 2>&1; then
-    timeout 300 apt-get update -q >>/tmp/wine-smoke-apt.log 2>&1 || true
-    timeout 600 apt-get install -y -q --no-install-recommends "${packages[@]}" >>/tmp/wine-smoke-apt.log 2>&1 ||
+  if ! timeout 300 apt-get install -y -q --no-install-recommends "${packages[@]}" >/tmp/wine-smoke-apt.log 2>&1; then
+    timeout 180 apt-get update -q >>/tmp/wine-smoke-apt.log 2>&1 || true
+    timeout 300 apt-get install -y -q --no-install-recommends "${packages[@]}" >>/tmp/wine-smoke-apt.log 2>&1 ||
       skip "apt-get could not install ${packages[*]} (log: /tmp/wine-smoke-apt.log)"
   fi
 fi
@@ -57,7 +61,7 @@ GOOS=windows GOARCH=amd64 go build -o "$work/practice-notes.exe" .
 GOOS=windows GOARCH=amd64 go test -c -o "$work/boundary.test.exe" ./boundary
 
 # --- The prefix, and ProcessPrng for the Go runtime.
-timeout 300 "$wine" wineboot --init >"$work/wineboot.log" 2>&1 || fail "wineboot --init failed: $(tail -5 "$work/wineboot.log")"
+timeout 180 "$wine" wineboot --init >"$work/wineboot.log" 2>&1 || fail "wineboot --init failed: $(tail -5 "$work/wineboot.log")"
 cat >"$work/bcryptprimitives.def" <<'EOF'
 LIBRARY bcryptprimitives.dll
 EXPORTS
