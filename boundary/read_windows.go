@@ -51,19 +51,19 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, e
 	if err := r.fault(ctx, Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
-	opened, kind, err := handleInfo(f)
+	opened, err := handleInfo(f)
 	if err != nil {
 		return nil, refuse(name, ErrUnreadable, err)
 	}
-	if err := checkHandle(&opened, kind); err != nil {
+	if err := opened.check(); err != nil {
 		return nil, refuse(name, err, nil)
 	}
-	again, _, err := r.noteInfo(native)
+	again, err := r.noteInfo(native)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	switch {
-	case !sameFile(&opened, &again):
+	case !opened.sameFile(&again):
 		return nil, refuse(name, ErrNotFound, nil) // replaced since it was opened
 	case again.NumberOfLinks > 1:
 		return nil, refuse(name, ErrHardLinks, nil)
@@ -74,10 +74,10 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, e
 
 // noteInfo opens the note at native, a path inside the root, as readNote
 // does, and describes it from its handle.
-func (r *Root) noteInfo(native string) (syscall.ByHandleFileInformation, uint32, error) {
+func (r *Root) noteInfo(native string) (handle, error) {
 	f, err := r.root.OpenFile(native, noteFlags, 0)
 	if err != nil {
-		return syscall.ByHandleFileInformation{}, 0, err
+		return handle{}, err
 	}
 	defer f.Close()
 	return handleInfo(f)
@@ -98,21 +98,21 @@ func (r *Root) entryRefusal(rel string, e fs.DirEntry) error {
 		return nil
 	}
 	attrs := attributes(info)
-	if attrs&syscall.FILE_ATTRIBUTE_DIRECTORY == 0 && !IsNoteName(e.Name()) {
+	isDir := attrs&syscall.FILE_ATTRIBUTE_DIRECTORY != 0
+	if !isDir && !IsNoteName(e.Name()) {
 		return nil // not a note; not worth reporting
-	}
-	if err := attributeRefusal(attrs); err != nil {
-		return err
 	}
 	if !windowsNameOK(e.Name()) {
 		return errWindowsName
 	}
-	if !info.Mode().IsRegular() || info.Size() > MaxFileSize {
-		return nil // the walk refuses it
+	if attrs&syscall.FILE_ATTRIBUTE_REPARSE_POINT == 0 && (isDir || !info.Mode().IsRegular() || info.Size() > MaxFileSize) {
+		return attributeRefusal(attrs) // nil, unless offline: the walk decides
 	}
-	d, kind, err := r.noteInfo(filepath.FromSlash(rel))
+	// A reparse point (opened as itself, to learn its kind) or a note
+	// that may have other hard links.
+	d, err := r.noteInfo(filepath.FromSlash(rel))
 	if err != nil {
 		return classify(err)
 	}
-	return checkHandle(&d, kind)
+	return d.check()
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"golang.org/x/sys/windows"
 )
 
 // checkRefused reads name from a fresh root on rootDir and walks it: the
@@ -77,11 +79,11 @@ func TestWindowsOfflineFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.SetFileAttributes(name, syscall.FILE_ATTRIBUTE_ARCHIVE|fileAttributeOffline); err != nil {
+	if err := syscall.SetFileAttributes(name, syscall.FILE_ATTRIBUTE_ARCHIVE|windows.FILE_ATTRIBUTE_OFFLINE); err != nil {
 		t.Fatal(err)
 	}
 	info, err := os.Lstat(p)
-	if err != nil || attributes(info)&fileAttributeOffline == 0 {
+	if err != nil || attributes(info)&windows.FILE_ATTRIBUTE_OFFLINE == 0 {
 		t.Skipf("this file system does not keep the offline attribute: %v", err)
 	}
 	checkRefused(t, rootDir, "cloud.md", "cloud.md", errCloudFile)
