@@ -103,3 +103,50 @@ func TestWindowsHardLink(t *testing.T) {
 		t.Errorf("ReadFile(a.md) = %q, %v; want the note", data, err)
 	}
 }
+
+// TestWindowsHandleRules needs no files, so it runs even under Wine: the
+// reason for each kind of opened file, from its handle's description.
+func TestWindowsHandleRules(t *testing.T) {
+	note := func(change func(*handle)) handle {
+		d := handle{kind: windows.FILE_TYPE_DISK}
+		d.FileAttributes = windows.FILE_ATTRIBUTE_ARCHIVE
+		d.FileSizeLow = 100
+		d.NumberOfLinks = 1
+		change(&d)
+		return d
+	}
+	reparse := func(tag uint32) func(*handle) {
+		return func(d *handle) {
+			d.FileAttributes |= windows.FILE_ATTRIBUTE_REPARSE_POINT
+			d.tag = tag
+		}
+	}
+	tests := []struct {
+		name string
+		d    handle
+		want error
+	}{
+		{"note", note(func(*handle) {}), nil},
+		{"two links", note(func(d *handle) { d.NumberOfLinks = 2 }), ErrHardLinks},
+		{"too large", note(func(d *handle) { d.FileSizeLow = MaxFileSize + 1 }), ErrTooLarge},
+		{"over 4 GiB", note(func(d *handle) { d.FileSizeHigh = 1 }), ErrTooLarge},
+		{"directory", note(func(d *handle) { d.FileAttributes |= windows.FILE_ATTRIBUTE_DIRECTORY }), ErrNotRegular},
+		{"character device", note(func(d *handle) { d.kind = windows.FILE_TYPE_CHAR }), ErrNotRegular},
+		{"pipe", note(func(d *handle) { d.kind = windows.FILE_TYPE_PIPE }), ErrNotRegular},
+		{"symbolic link", note(reparse(windows.IO_REPARSE_TAG_SYMLINK)), errReparsePoint},
+		{"junction", note(reparse(windows.IO_REPARSE_TAG_MOUNT_POINT)), errReparsePoint},
+		{"cloud file", note(reparse(0x9000001A)), errCloudFile},
+		{"cloud file 3", note(reparse(0x9000301A)), errCloudFile},
+		{"cloud file F", note(reparse(0x9000F01A)), errCloudFile},
+		{"OneDrive", note(reparse(0x80000021)), errCloudFile},
+		{"dedup", note(reparse(0x80000013)), errReparsePoint},
+		{"offline", note(func(d *handle) { d.FileAttributes |= windows.FILE_ATTRIBUTE_OFFLINE }), errCloudFile},
+		{"recall on open", note(func(d *handle) { d.FileAttributes |= windows.FILE_ATTRIBUTE_RECALL_ON_OPEN }), errCloudFile},
+		{"recall on data access", note(func(d *handle) { d.FileAttributes |= windows.FILE_ATTRIBUTE_RECALL_ON_DATA_ACCESS }), errCloudFile},
+	}
+	for _, tt := range tests {
+		if got := tt.d.check(); got != tt.want {
+			t.Errorf("%s: check() = %v; want %v", tt.name, got, tt.want)
+		}
+	}
+}

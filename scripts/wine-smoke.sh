@@ -116,24 +116,27 @@ grep -q 'an ordinary note about sign-in' <<<"$out" || fail "resources/read of in
 log "ok: a hard link to a file outside the root is refused, its text never printed"
 
 # --- 4. Windows-only boundary tests, run as a Windows test binary: the name
-# rules, and reads and walks of reserved names and of a hard link. Under
+# rules, the reason for each kind of opened file (cloud files included),
+# and reads and walks of reserved names and of a hard link. Under
 # Wine 8.0 every t.TempDir cleanup fails ("Invalid function": Wine lacks the
 # delete call Go uses), which marks a test that made files as failed; so a
 # failure counts only if the test itself reported one (a "_test.go:" line).
 # Junction, symlink and offline-attribute tests are not run: Wine cannot
 # make junctions, its symlinks are a stub and it does not keep the attribute.
-tests='^TestWindows(NameRules|NameRulesCoverEveryElement|ReadRefusesNames|HardLink)$'
+tests='^TestWindows(NameRules|NameRulesCoverEveryElement|HandleRules|ReadRefusesNames|HardLink)$'
 out=$(run "$work/boundary.test.exe" -test.run "$tests" -test.v 2>&1) || true
-for t in TestWindowsNameRules TestWindowsNameRulesCoverEveryElement TestWindowsReadRefusesNames TestWindowsHardLink; do
+for t in TestWindowsNameRules TestWindowsNameRulesCoverEveryElement TestWindowsHandleRules TestWindowsReadRefusesNames TestWindowsHardLink; do
   grep -q -- "--- [A-Z]*: $t " <<<"$out" || fail "$t did not run under Wine: $out"
 done
-grep -q -- '--- PASS: TestWindowsNameRules ' <<<"$out" || fail "TestWindowsNameRules failed under Wine: $out"
+for t in TestWindowsNameRules TestWindowsNameRulesCoverEveryElement TestWindowsHandleRules; do
+  grep -q -- "--- PASS: $t " <<<"$out" || fail "$t failed under Wine: $out"
+done
 if grep -E '^\s+[a-z_]+_test\.go:[0-9]+:' <<<"$out"; then
   fail "Windows boundary tests reported failures under Wine: $out"
 fi
 if grep -E '^\s+testing\.go:[0-9]+:' <<<"$out" | grep -v 'TempDir RemoveAll cleanup'; then
   fail "Windows boundary tests failed under Wine for another reason than Wine's delete: $out"
 fi
-log "ok: Windows boundary tests pass under Wine (names, reserved names, hard link)"
+log "ok: Windows boundary tests pass under Wine (name rules, handle rules, reserved names, hard link)"
 
 log "passed in $(( SECONDS - started )) s"
