@@ -29,18 +29,36 @@ type clientConfig struct {
 	where string // where the block goes, for the hint on stderr
 }
 
-func clientConfigs() map[string]clientConfig {
+// clientConfigs says where each client keeps its servers on the system goos,
+// as each client documents it:
+//   - Claude Desktop ships for macOS and Windows only; Settings > Developer >
+//     Edit Config opens the file
+//     (https://modelcontextprotocol.io/docs/develop/connect-local-servers).
+//   - Cursor reads ~/.cursor/mcp.json, %USERPROFILE%\.cursor\mcp.json on
+//     Windows, and .cursor/mcp.json in a project
+//     (https://cursor.com/docs/mcp).
+//   - VS Code reads .vscode/mcp.json in a workspace and mcp.json in the user
+//     profile folder, which holds settings.json: %APPDATA%\Code\User,
+//     ~/Library/Application Support/Code/User or ~/.config/Code/User for the
+//     default profile (https://code.visualstudio.com/docs/copilot/reference/mcp-configuration,
+//     https://code.visualstudio.com/docs/configure/settings#_settings-file-locations).
+func clientConfigs(goos string) map[string]clientConfig {
 	claude := "the Claude Desktop config file (Settings > Developer > Edit Config)"
-	switch runtime.GOOS {
+	cursor := "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one project)"
+	vscodeUser := "~/.config/Code/User/mcp.json"
+	switch goos {
 	case "darwin":
 		claude = "~/Library/Application Support/Claude/claude_desktop_config.json"
+		vscodeUser = "~/Library/Application Support/Code/User/mcp.json"
 	case "windows":
 		claude = `%APPDATA%\Claude\claude_desktop_config.json`
+		cursor = `%USERPROFILE%\.cursor\mcp.json (all projects) or .cursor\mcp.json (one project)`
+		vscodeUser = `%APPDATA%\Code\User\mcp.json`
 	}
 	return map[string]clientConfig{
 		"claude": {key: "mcpServers", where: claude + ", then restart Claude Desktop"},
-		"cursor": {key: "mcpServers", where: "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one project)"},
-		"vscode": {key: "servers", typed: true, where: ".vscode/mcp.json in the workspace, or the file opened by the command \"MCP: Open User Configuration\""},
+		"cursor": {key: "mcpServers", where: cursor},
+		"vscode": {key: "servers", typed: true, where: ".vscode/mcp.json in the workspace, or the file opened by the command \"MCP: Open User Configuration\" (by default " + vscodeUser + ")"},
 	}
 }
 
@@ -59,7 +77,7 @@ func configCmd(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "practice-notes config: unexpected argument %q\n", fs.Arg(0))
 		return errUsage
 	}
-	cc, ok := clientConfigs()[*clientFlag]
+	cc, ok := clientConfigs(runtime.GOOS)[*clientFlag]
 	if !ok {
 		fmt.Fprintf(stderr, "practice-notes config: -client %q: use claude, cursor or vscode\n", *clientFlag)
 		return errUsage

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -59,7 +60,7 @@ func TestConfigBlock(t *testing.T) {
 }`},
 	}
 	for _, tt := range tests {
-		got, err := configBlock(clientConfigs()[tt.client], "/opt/bin/practice-notes", "/home/learner/notes & more")
+		got, err := configBlock(clientConfigs(runtime.GOOS)[tt.client], "/opt/bin/practice-notes", "/home/learner/notes & more")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,13 +94,37 @@ func TestIsGoRunBuild(t *testing.T) {
 	}
 }
 
+// Each client's config file is named as that client documents it on each
+// system, whichever system the test runs on.
+func TestClientConfigWhere(t *testing.T) {
+	tests := []struct {
+		goos, client, want string
+	}{
+		{"darwin", "claude", "~/Library/Application Support/Claude/claude_desktop_config.json, then restart Claude Desktop"},
+		{"windows", "claude", `%APPDATA%\Claude\claude_desktop_config.json, then restart Claude Desktop`},
+		{"linux", "claude", "the Claude Desktop config file (Settings > Developer > Edit Config), then restart Claude Desktop"},
+		{"darwin", "cursor", "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one project)"},
+		{"windows", "cursor", `%USERPROFILE%\.cursor\mcp.json (all projects) or .cursor\mcp.json (one project)`},
+		{"linux", "cursor", "~/.cursor/mcp.json (all projects) or .cursor/mcp.json (one project)"},
+		{"darwin", "vscode", `.vscode/mcp.json in the workspace, or the file opened by the command "MCP: Open User Configuration" (by default ~/Library/Application Support/Code/User/mcp.json)`},
+		{"windows", "vscode", `.vscode/mcp.json in the workspace, or the file opened by the command "MCP: Open User Configuration" (by default %APPDATA%\Code\User\mcp.json)`},
+		{"linux", "vscode", `.vscode/mcp.json in the workspace, or the file opened by the command "MCP: Open User Configuration" (by default ~/.config/Code/User/mcp.json)`},
+	}
+	for _, tt := range tests {
+		if got := clientConfigs(tt.goos)[tt.client].where; got != tt.want {
+			t.Errorf("%s on %s: %q; want %q", tt.client, tt.goos, got, tt.want)
+		}
+	}
+}
+
 func TestConfigCommandErrors(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "no-such-folder")
 	tests := []struct {
 		args    []string
 		wantErr string
 	}{
 		{[]string{"-client", "zed"}, `-client "zed": use claude, cursor or vscode`},
-		{[]string{"-root", "/no/such/folder"}, "/no/such/folder does not exist"},
+		{[]string{"-root", missing}, missing + " does not exist"},
 		{[]string{"extra"}, `unexpected argument "extra"`},
 	}
 	for _, tt := range tests {
@@ -180,7 +205,8 @@ func TestConfigGoRun(t *testing.T) {
 		t.Skip("builds with go run")
 	}
 	cmd := exec.Command("go", "run", ".", "config", "-root", "practice-data")
-	cmd.Env = append(os.Environ(), "GOBIN=/opt/learner/bin")
+	gobin := filepath.Join(t.TempDir(), "bin")
+	cmd.Env = append(os.Environ(), "GOBIN="+gobin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -190,7 +216,11 @@ func TestConfigGoRun(t *testing.T) {
 	if !strings.Contains(stderr.String(), `a "go run" build`) || !strings.Contains(stderr.String(), "go install .") {
 		t.Errorf("stderr does not explain the go run build:\n%s", stderr.String())
 	}
-	if !strings.Contains(string(out), `"command": "/opt/learner/bin/practice-notes"`) {
+	want, err := json.Marshal(filepath.Join(gobin, exeName("practice-notes")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(out), `"command": `+string(want)) {
 		t.Errorf("block does not name the installed path:\n%s", out)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime"
 )
 
 // serveCmd serves MCP over stdin and stdout until stdin closes. Only the
@@ -43,7 +44,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 		return serveHTTP(ctx, *httpFlag, newServer(root, log), log)
 	}
 	if isTerminal(os.Stdin) {
-		fmt.Fprintln(stderr, "practice-notes: waiting for an MCP client on stdin (press Ctrl-D to stop); to try a search, run: practice-notes search sign-in")
+		fmt.Fprintln(stderr, waitingHint(runtime.GOOS))
 	}
 	log.Debug("serving", "root", root.Dir(), "version", version)
 	err = serveOSStdio(ctx, newServer(root, log), log)

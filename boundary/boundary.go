@@ -421,6 +421,10 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 	if dir != "." {
 		rel = dir + "/" + name
 	}
+	if reason := w.root.entryRefusal(rel, e); reason != nil { // per system
+		w.skip(rel, reason)
+		return
+	}
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
 		w.skip(rel, ErrSymlink)

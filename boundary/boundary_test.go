@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -68,11 +67,9 @@ func TestReadFileRefusals(t *testing.T) {
 	symlink("link-out.md", "chain.md")
 	symlink(filepath.Join(base, "missing.md"), "dangling.md")
 	symlink("/dev/zero", "zero.md")
-	if err := syscall.Mkfifo(filepath.Join(rootDir, "fifo.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(rootDir, "fifo.md"))
 	write(t, filepath.Join(rootDir, "big.md"), strings.Repeat("x", MaxFileSize+1))
-	write(t, filepath.Join(rootDir, "nul.md"), "text\x00more")
+	write(t, filepath.Join(rootDir, "nulbyte.md"), "text\x00more")
 	write(t, filepath.Join(rootDir, "latin1.md"), "caf\xe9")
 	if err := os.Mkdir(filepath.Join(rootDir, "dir.md"), 0o755); err != nil {
 		t.Fatal(err)
@@ -109,7 +106,7 @@ func TestReadFileRefusals(t *testing.T) {
 		{"fifo.md", ErrNotRegular},
 		{"dir.md", ErrNotRegular},
 		{"big.md", ErrTooLarge},
-		{"nul.md", ErrNotText},
+		{"nulbyte.md", ErrNotText},
 		{"latin1.md", ErrNotText},
 		{"linked.md", ErrHardLinks},
 		{"script.sh", ErrNotNote},
@@ -168,9 +165,7 @@ func TestWalk(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "outside-dir"), filepath.Join(rootDir, "linkdir")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(rootDir, "fifo.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(rootDir, "fifo.md"))
 	write(t, filepath.Join(rootDir, ".hidden.md"), "hidden\n")
 	write(t, filepath.Join(rootDir, ".git", "x.md"), "hidden dir\n")
 	write(t, filepath.Join(rootDir, "image.png"), "not a note")
@@ -243,14 +238,14 @@ func TestSwapBetweenWalkAndRead(t *testing.T) {
 	}
 	swaps := []struct {
 		name string
-		swap func(path string) error
+		swap func(t *testing.T, path string) error
 		want error
 	}{
-		{"symlink outside", func(p string) error { return os.Symlink(filepath.Join(base, "outside.md"), p) }, ErrSymlink},
-		{"symlink inside", func(p string) error { return os.Symlink("sub/b.txt", p) }, ErrSymlink},
-		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o644) }, ErrNotRegular},
-		{"directory", func(p string) error { return os.Mkdir(p, 0o755) }, ErrNotRegular},
-		{"large file", func(p string) error {
+		{"symlink outside", func(_ *testing.T, p string) error { return os.Symlink(filepath.Join(base, "outside.md"), p) }, ErrSymlink},
+		{"symlink inside", func(_ *testing.T, p string) error { return os.Symlink("sub/b.txt", p) }, ErrSymlink},
+		{"fifo", func(t *testing.T, p string) error { mkfifo(t, p); return nil }, ErrNotRegular},
+		{"directory", func(_ *testing.T, p string) error { return os.Mkdir(p, 0o755) }, ErrNotRegular},
+		{"large file", func(_ *testing.T, p string) error {
 			return os.WriteFile(p, bytes.Repeat([]byte("z"), 10<<20), 0o644)
 		}, ErrTooLarge},
 	}
@@ -260,7 +255,7 @@ func TestSwapBetweenWalkAndRead(t *testing.T) {
 			if err := os.RemoveAll(p); err != nil {
 				t.Fatal(err)
 			}
-			if err := s.swap(p); err != nil {
+			if err := s.swap(t, p); err != nil {
 				t.Fatal(err)
 			}
 			data, err := r.ReadFile(context.Background(), "a.md")

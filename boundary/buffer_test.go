@@ -17,7 +17,7 @@ func TestReadFileBuffer(t *testing.T) {
 	atLimit := strings.Repeat("a", MaxFileSize-1) + "\n"
 	write(t, filepath.Join(rootDir, "limit.md"), atLimit)
 	write(t, filepath.Join(rootDir, "over.md"), atLimit+"b")
-	write(t, filepath.Join(rootDir, "nul.md"), "a\x00b\n")
+	write(t, filepath.Join(rootDir, "nulbyte.md"), "a\x00b\n")
 	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(rootDir, "link.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func TestReadFileBuffer(t *testing.T) {
 				t.Errorf("ReadFileBuffer(%q) did not use the buffer it was given", name)
 			}
 		}
-		for name, reason := range map[string]error{"over.md": ErrTooLarge, "nul.md": ErrNotText, "link.md": ErrSymlink, "../outside.md": ErrInvalidName} {
+		for name, reason := range map[string]error{"over.md": ErrTooLarge, "nulbyte.md": ErrNotText, "link.md": ErrSymlink, "../outside.md": ErrInvalidName} {
 			got, err := r.ReadFileBuffer(ctx, name, buf)
 			if !errors.Is(err, reason) || got != nil {
 				t.Errorf("ReadFileBuffer(%q, cap %d) = %q, %v; want %v", name, cap(buf), got, err, reason)

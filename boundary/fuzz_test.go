@@ -10,7 +10,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -73,9 +72,7 @@ func fuzzTree(t testing.TB) (rootDir string) {
 	if err := os.Link(filepath.Join(base, "outside/secret.md"), filepath.Join(rootDir, "hard.md")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(rootDir, "fifo.md"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, filepath.Join(rootDir, "fifo.md"))
 	return rootDir
 }
 
@@ -106,7 +103,7 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := []error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable}
+	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable}, osReasons...)
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {

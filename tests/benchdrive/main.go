@@ -35,7 +35,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -367,10 +366,7 @@ func (s *server) close() (int64, error) {
 	if err := s.cmd.Wait(); err != nil {
 		return 0, fmt.Errorf("server exit: %w", err)
 	}
-	if ru, ok := s.cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		return ru.Maxrss, nil
-	}
-	return 0, nil
+	return maxRSSKiB(s.cmd.ProcessState), nil
 }
 
 func (s *server) kill() {
