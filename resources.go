@@ -89,7 +89,7 @@ func (ns *notesServer) readNote(ctx context.Context, req *mcp.ReadResourceReques
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
-	data, err := ns.root.ReadFile(ctx, name)
+	data, err := ns.root.ReadNote(ctx, name)
 	if err != nil {
 		return nil, readRefusal(err)
 	}

@@ -127,36 +127,36 @@ func FuzzCheckName(f *testing.F) {
 			t.Fatalf("CheckName refused %q, which the reference accepts: %v", name, checkErr)
 		}
 
-		data, err := root.ReadFile(ctx, name)
+		data, err := root.ReadNote(ctx, name)
 		if err != nil {
 			var be *Error
 			if !errors.As(err, &be) {
-				t.Fatalf("ReadFile(%q) failed with %T %v; want an *Error", name, err, err)
+				t.Fatalf("ReadNote(%q) failed with %T %v; want an *Error", name, err, err)
 			}
 			if !containsErr(known, be.Reason) {
-				t.Fatalf("ReadFile(%q): unknown reason %v", name, be.Reason)
+				t.Fatalf("ReadNote(%q): unknown reason %v", name, be.Reason)
 			}
 			if msg := err.Error(); strings.Contains(msg, rootDir) || strings.Contains(msg, filepath.Dir(rootDir)) {
-				t.Fatalf("ReadFile(%q) error carries an absolute path: %q", name, msg)
+				t.Fatalf("ReadNote(%q) error carries an absolute path: %q", name, msg)
 			}
 			return
 		}
 		if checkErr != nil {
-			t.Fatalf("ReadFile(%q) read a name CheckName refuses", name)
+			t.Fatalf("ReadNote(%q) read a name CheckName refuses", name)
 		}
 		if bytes.Contains(data, []byte(fuzzSecret)) {
-			t.Fatalf("ReadFile(%q) returned a file from outside the root", name)
+			t.Fatalf("ReadNote(%q) returned a file from outside the root", name)
 		}
 		// What was read is the regular file at that very path, reached
 		// without any link.
 		joined := filepath.Join(rootDir, native)
 		real, err := filepath.EvalSymlinks(joined)
 		if err != nil || real != joined {
-			t.Fatalf("ReadFile(%q) read through a link: %q resolves to %q (%v)", name, joined, real, err)
+			t.Fatalf("ReadNote(%q) read through a link: %q resolves to %q (%v)", name, joined, real, err)
 		}
 		want, err := os.ReadFile(joined)
 		if err != nil || !bytes.Equal(data, want) {
-			t.Fatalf("ReadFile(%q) = %q; the file holds %q (%v)", name, data, want, err)
+			t.Fatalf("ReadNote(%q) = %q; the file holds %q (%v)", name, data, want, err)
 		}
 	})
 }

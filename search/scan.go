@@ -140,7 +140,7 @@ func searchFileRecover(ctx context.Context, root *boundary.Root, q *Query, f *fi
 func searchFile(ctx context.Context, root *boundary.Root, q *Query, f *fileResult) {
 	bp := bufPool.Get().(*[]byte)
 	defer bufPool.Put(bp)
-	text, err := root.ReadFileBuffer(ctx, f.name, *bp)
+	text, err := root.ReadNoteBuffer(ctx, f.name, *bp)
 	if err != nil {
 		var be *boundary.Error
 		if errors.As(err, &be) {
