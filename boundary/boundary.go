@@ -7,6 +7,10 @@
 //   - a name is refused before any system call when it is empty, absolute,
 //     has a drive letter, or contains "..", a backslash or a NUL byte;
 //   - a symbolic link is never followed, even one pointing inside the root;
+//   - one rule says what a note is, for a walk and a read alike: a name
+//     ending in .md, .markdown or .txt, with no element starting with a dot,
+//     at most [MaxDepth] directories below the root, naming a regular file
+//     (see [CheckName] and the next point);
 //   - only regular files with exactly one hard link and at most [MaxFileSize]
 //     bytes of valid UTF-8 without NUL bytes are returned, and this is
 //     checked on the opened file, so a file swapped for a link, a FIFO or a
@@ -64,6 +68,8 @@ var (
 	ErrNotRegular  = errors.New("not a regular file")
 	ErrNotText     = errors.New("not text (invalid UTF-8 or NUL bytes)")
 	ErrNotNote     = errors.New("not a note (only .md, .markdown and .txt files are read)")
+	ErrHidden      = errors.New("hidden (a name on its path starts with a dot)")
+	ErrTooDeep     = fmt.Errorf("deeper than the walk limit of %d directories", MaxDepth)
 	ErrUnreadable  = errors.New("could not be read")
 )
 

@@ -96,6 +96,7 @@ func FuzzCheckName(f *testing.F) {
 		"note.md/", "sub\\inner.md", "..\\outside\\secret.md", "C:note.md", "c:/x.md",
 		"\\\\server\\share\\x.md", "note.md\x00", "\x00", "", ".", "..", "...", ".md",
 		"sub/..", "sub/...md", "NUL.md", "CON", "note.md:stream", "a/b/c/d/e/f/g/h/i/j.md",
+		"a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q.md", "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r.md", ".private/diary.md", ".hidden.md",
 		"\u202enote.md", "note\u2024md", "ſub/inner.md", "K.md",
 	} {
 		f.Add(s)
@@ -106,22 +107,25 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := []error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable}
+	known := []error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep}
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {
 		checkErr := CheckName(name)
 		native := filepath.FromSlash(name)
 		local := filepath.IsLocal(native) && !strings.ContainsAny(name, "\\\x00") && path.Clean(name) == name
+		// The note rule: no element starting with a dot, at most MaxDepth
+		// directories.
+		ruled := !strings.HasPrefix(name, ".") && !strings.Contains(name, "/.") && strings.Count(name, "/") <= MaxDepth
 		if checkErr == nil {
-			if !local || strings.HasPrefix(name, "/") || !IsNoteName(name) {
+			if !local || !ruled || strings.HasPrefix(name, "/") || !IsNoteName(name) {
 				t.Fatalf("CheckName accepted %q, which the reference refuses", name)
 			}
 			joined := filepath.Join(rootDir, native)
 			if !strings.HasPrefix(joined, rootDir+string(filepath.Separator)) {
 				t.Fatalf("accepted %q resolves to %q, outside %q", name, joined, rootDir)
 			}
-		} else if local && IsNoteName(name) && !(len(name) >= 2 && name[1] == ':') {
+		} else if local && ruled && IsNoteName(name) && !(len(name) >= 2 && name[1] == ':') {
 			// Local, clean and a note name, without what would be a drive
 			// letter on Windows: nothing should refuse it.
 			t.Fatalf("CheckName refused %q, which the reference accepts: %v", name, checkErr)

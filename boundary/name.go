@@ -9,7 +9,13 @@ import (
 // CheckName reports whether name is acceptable as a note name: a non-empty,
 // slash-separated path relative to the root with no "." or ".." element,
 // backslash, NUL byte, drive letter or empty element, ending in a note
-// extension. It does not touch the file system.
+// extension, with no element starting with a dot (see isHidden) and in a
+// directory at most [MaxDepth] levels below the root. It does not touch the
+// file system.
+//
+// With the type and size checks of checkInfo, this is the one rule of what a
+// note is: a walk lists exactly the names it accepts (walking never enters a
+// hidden directory nor one deeper than MaxDepth), and a read refuses the rest.
 func CheckName(name string) error {
 	if name == "" || strings.ContainsAny(name, "\\\x00") ||
 		strings.HasPrefix(name, "/") || hasDriveLetter(name) {
@@ -26,8 +32,23 @@ func CheckName(name string) error {
 	if !IsNoteName(name) {
 		return refuse(name, ErrNotNote, nil)
 	}
+	depth := 0
+	for elem := range strings.SplitSeq(name, "/") {
+		if isHidden(elem) {
+			return refuse(name, ErrHidden, nil)
+		}
+		depth++
+	}
+	if depth-1 > MaxDepth {
+		return refuse(name, ErrTooDeep, nil)
+	}
 	return nil
 }
+
+// isHidden reports whether one element of a path is hidden: it starts with
+// a dot, as .git, .obsidian or .private do. A walk neither lists nor enters
+// a hidden entry, and a read refuses a name holding one.
+func isHidden(elem string) bool { return strings.HasPrefix(elem, ".") }
 
 func hasDriveLetter(name string) bool {
 	return len(name) >= 2 && name[1] == ':' &&

@@ -8,7 +8,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
 )
 
 // Skipped is a file a walk or a read did not return, with the reason.
@@ -100,7 +99,7 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 
 func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int) {
 	name := e.Name()
-	if strings.HasPrefix(name, ".") {
+	if isHidden(name) {
 		return
 	}
 	rel := name
