@@ -7,6 +7,10 @@
 //   - a name is refused before any system call when it is empty, absolute,
 //     has a drive letter, or contains "..", a backslash or a NUL byte;
 //   - a symbolic link is never followed, even one pointing inside the root;
+//   - walks and reads stay on the root's own file system: on Linux a mount
+//     point inside the root (a bind mount of a directory or of one file
+//     included) is skipped by a walk and refused by a read, the kernel
+//     refusing to cross it (openat2 with RESOLVE_NO_XDEV) where it can;
 //   - one rule says what a note is, for a walk and a read alike: a name
 //     ending in .md, .markdown or .txt, with no element starting with a dot,
 //     at most [MaxDepth] directories below the root, naming a regular file
@@ -69,6 +73,7 @@ var (
 	ErrNotText     = errors.New("not text (invalid UTF-8 or NUL bytes)")
 	ErrNotNote     = errors.New("not a note (only .md, .markdown and .txt files are read)")
 	ErrHidden      = errors.New("hidden (a name on its path starts with a dot)")
+	ErrMountPoint  = errors.New("on another file system (mount points inside the root are not crossed)")
 	ErrTooDeep     = fmt.Errorf("deeper than the walk limit of %d directories", MaxDepth)
 	ErrUnreadable  = errors.New("could not be read")
 )

@@ -107,7 +107,7 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := []error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep}
+	known := []error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep, ErrMountPoint}
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {

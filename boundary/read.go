@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -111,6 +112,8 @@ func classify(err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return ErrNotFound
+	case errors.Is(err, syscall.EXDEV):
+		return ErrMountPoint
 	case isLinkErr(err):
 		return ErrSymlink
 	case strings.Contains(err.Error(), "path escapes from parent"):

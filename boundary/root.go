@@ -20,6 +20,7 @@ type Root struct {
 	dot     *os.File
 	dotConn syscall.RawConn
 	faults  FaultHook // nil outside tests; see InjectFaults
+	mount   rootMount
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
@@ -60,7 +61,12 @@ func Open(dir string) (*Root, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
 	}
-	return &Root{dir: abs, root: r, dot: dot, dotConn: conn}, nil
+	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn}
+	if err := root.initMount(); err != nil {
+		root.Close()
+		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
+	}
+	return root, nil
 }
 
 // bare strips the path from a *fs.PathError, which the caller already names.

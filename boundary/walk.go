@@ -38,7 +38,7 @@ type Listing struct {
 // directories behind links are never entered. Whether a note is text is
 // only known when it is read.
 func (r *Root) Walk(ctx context.Context) (*Listing, error) {
-	w := &walker{root: r, listing: &Listing{Notes: []string{}}}
+	w := &walker{root: r, mounts: r.mountPoints(), listing: &Listing{Notes: []string{}}}
 	if err := w.dir(ctx, ".", 0); err != nil {
 		return nil, err
 	}
@@ -51,6 +51,7 @@ func (r *Root) Walk(ctx context.Context) (*Listing, error) {
 
 type walker struct {
 	root    *Root
+	mounts  map[string]bool // mount points below the root
 	seen    int
 	listing *Listing
 }
@@ -106,6 +107,17 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 	if dir != "." {
 		rel = dir + "/" + name
 	}
+	// A directory opened through os.Root is listed with an lstat of every
+	// entry (on unix, Go 1.26), so Info costs no system call here.
+	info, err := e.Info()
+	if err != nil {
+		w.skip(rel, classify(err))
+		return
+	}
+	if w.mounts[rel] || !w.root.onRootDevice(info) {
+		w.skip(rel, ErrMountPoint)
+		return
+	}
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
 		w.skip(rel, ErrSymlink)
@@ -122,15 +134,8 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 			w.skip(rel, ErrInvalidName)
 			return
 		}
-		// A directory opened through os.Root is listed with an lstat of
-		// every entry (on unix, Go 1.26), so Info costs no system call here:
-		// a note that would be refused on reading is refused now, and every
+		// A note that would be refused on reading is refused now, and every
 		// listed note is one a read is expected to return.
-		info, err := e.Info()
-		if err != nil {
-			w.skip(rel, classify(err))
-			return
-		}
 		if reason := checkInfo(info); reason != nil {
 			w.skip(rel, reason)
 			return
