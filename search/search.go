@@ -6,9 +6,23 @@
 //     cut on UTF-8 boundaries and marked as clipped; nothing is generated,
 //     summarised or rewritten;
 //   - matching is literal (no patterns) and case-insensitive under Unicode
-//     simple case folding, and each gap between the query's words matches
-//     spaces and tabs holding at most one line break, so a phrase wrapped
-//     inside a paragraph is found but a match never crosses a blank line;
+//     simple case folding, and each run of white space between the query's
+//     words matches a run of Unicode white space in the note (space, tab,
+//     NBSP, U+3000, U+2028 and every other rune [unicode.IsSpace] accepts)
+//     holding at most one line break, so a phrase wrapped inside a
+//     paragraph is found but a match never crosses a blank line;
+//   - a UTF-8 byte-order mark at the start of a note is not text: headings,
+//     front matter and passages are as without it, and passages are still
+//     byte ranges of the file;
+//   - a passage's note ID follows one rule: the ID of the nearest heading at
+//     or above it whose text starts with an ID token (one or more ASCII
+//     capital letters, an optional '-', one or more ASCII digits, then the
+//     end of the heading or a character that is not a letter, mark or digit
+//     of any script: N2 in "## N2 · Title", N13 in "## N13_draft", none in
+//     "## N12é" or "## N14٣"), where a heading is an ATX heading line
+//     outside front matter and fenced code blocks; without one, the "id:"
+//     of YAML front matter at the top of the note. docs/protocol.md states
+//     it with examples that TestNoteIDRuleInDocs runs;
 //   - results are ordered by file (byte order of the slash-separated path)
 //     then position, hold at most [MaxMatches] passages and say when more
 //     matched;
