@@ -25,17 +25,33 @@ type idScanner struct {
 	id      string // the ID in force at off, as last returned
 	tok     []byte // the ID token of the last ID heading, not yet in id
 	fence   fence  // the fenced code block open at off, if any
+	marks   cursor // finds the next '#', '`' or '~'
 }
 
 func (s *idScanner) at(text []byte, ps int) string {
 	if !s.started {
 		s.started = true
 		s.id, s.off = frontMatter(text)
+		s.marks = newCursor([]byte("#`~"))
 	}
-	// Scan up to and including the passage's own first line.
+	// Scan up to and including the passage's own first line. Only a line
+	// with a '#', '`' or '~' among its first four bytes can be a heading or
+	// a fence, so the scan jumps from one such byte to the next.
 	for s.off <= ps && s.off < len(text) {
-		le := lineEnd(text, s.off)
-		s.line(text[s.off:le])
+		h := s.marks.next(text, s.off)
+		if h < 0 {
+			s.off = len(text)
+			break
+		}
+		ls := max(lineStart(text, h), s.off)
+		if ls > ps {
+			s.off = ls // the lines before hold no mark
+			break
+		}
+		le := lineEnd(text, ls)
+		if h-ls <= 3 {
+			s.line(text[ls:le])
+		}
 		nl := bytes.IndexByte(text[le:], '\n')
 		if nl < 0 {
 			s.off = len(text)
