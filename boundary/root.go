@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -21,6 +22,9 @@ type Root struct {
 	dotConn syscall.RawConn
 	faults  FaultHook // nil outside tests; see InjectFaults
 	mount   rootMount
+	// abandoned counts operations still running whose caller gave up at
+	// its deadline (see await).
+	abandoned atomic.Int64
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir

@@ -37,7 +37,22 @@ type Listing struct {
 // link, are reported in Skipped with the reason a read would give;
 // directories behind links are never entered. Whether a note is text is
 // only known when it is read.
+//
+// Walk returns by ctx's deadline even when the file system never answers:
+// the walk is then abandoned and Walk returns an error wrapping
+// [ErrNotInTime] and ctx's error.
 func (r *Root) Walk(ctx context.Context) (*Listing, error) {
+	var (
+		listing *Listing
+		err     error
+	)
+	if aerr := r.await(ctx, func() { listing, err = r.walk(ctx) }); aerr != nil {
+		return nil, fmt.Errorf("listing the root: %w", aerr)
+	}
+	return listing, err
+}
+
+func (r *Root) walk(ctx context.Context) (*Listing, error) {
 	w := &walker{root: r, mounts: r.mountPoints(), listing: &Listing{Notes: []string{}}}
 	if err := w.dir(ctx, ".", 0); err != nil {
 		return nil, err

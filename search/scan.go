@@ -84,6 +84,8 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 			select {
 			case jobs <- f:
 			case <-ctx.Done():
+				f.err = ctx.Err()
+				close(f.done)
 				return
 			}
 		}
@@ -102,13 +104,11 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 		}()
 	}
 	for f := range order {
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+		// Every note in order is done promptly once ctx ends: a worker
+		// gives it up or the dispatcher does, and a read the file system
+		// does not answer is abandoned (see boundary.ErrNotInTime), so the
+		// note being read when time runs out is reported as such.
+		<-f.done
 		if f.panicked != nil {
 			panic(f.panicked)
 		}
@@ -139,8 +139,13 @@ func searchFileRecover(ctx context.Context, root *boundary.Root, q *Query, f *fi
 // copying what it returns out of the buffer.
 func searchFile(ctx context.Context, root *boundary.Root, q *Query, f *fileResult) {
 	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
 	text, err := root.ReadNoteBuffer(ctx, f.name, *bp)
+	if errors.Is(err, boundary.ErrNotInTime) {
+		// An abandoned read may still write into the buffer: it is left
+		// to the garbage collector, never reused.
+	} else {
+		defer bufPool.Put(bp)
+	}
 	if err != nil {
 		var be *boundary.Error
 		if errors.As(err, &be) {

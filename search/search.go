@@ -29,7 +29,11 @@
 //   - a call reads every note afresh (nothing is cached between calls; notes
 //     are read on several goroutines into reused buffers, and the results
 //     are the same as reading them one after another), stops between files
-//     when its context is cancelled, and gives up after [Timeout];
+//     when its context is cancelled, and answers by [Timeout] (or its
+//     context's deadline, if sooner) even when a read never returns: the
+//     passages found by then, and every note not searched in time listed as
+//     skipped (a read the file system does not answer is abandoned; see
+//     [boundary.ErrNotInTime]);
 //   - file names in results are relative to the root, and a file that was
 //     not searched is reported by name and reason only.
 package search
@@ -76,8 +80,13 @@ type Result struct {
 	Skipped   []Skipped `json:"skipped"`
 }
 
-// ErrTimeout is returned when a call runs past [Timeout].
-var ErrTimeout = fmt.Errorf("search took longer than %v and was stopped", Timeout)
+// ErrTimeout is returned when the notes folder could not even be listed
+// within [Timeout].
+var ErrTimeout = fmt.Errorf("listing the notes folder took longer than %v; the search was stopped", Timeout)
+
+// errNotReached is the reason given for a note the search did not get to
+// before its time limit.
+var errNotReached = errors.New("not searched: the time limit passed first")
 
 // Run searches the notes under root for q.
 func Run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
@@ -98,8 +107,11 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 	res := &Result{Query: q.String(), Matches: []Match{}, Skipped: []Skipped{}}
 	var skipped []boundary.Skipped
 	skipped = append(skipped, listing.Skipped...)
+	visited, late := 0, false
 	err = scan(ctx, root, q, listing.Notes, func(f *fileResult) (stop bool) {
+		visited++
 		if f.reason != nil {
+			late = late || f.reason == boundary.ErrNotInTime
 			skipped = append(skipped, boundary.Skipped{Name: f.name, Reason: f.reason})
 			return false
 		}
@@ -111,6 +123,14 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 		}
 		return false
 	})
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Out of time: what was found stands, and every note not visited
+		// is reported.
+		for _, name := range listing.Notes[visited:] {
+			skipped = append(skipped, boundary.Skipped{Name: name, Reason: errNotReached})
+		}
+		late, err = true, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -118,7 +138,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 	for _, s := range skipped[:min(len(skipped), MaxSkipped)] {
 		res.Skipped = append(res.Skipped, Skipped{File: s.Name, Reason: s.Reason.Error()})
 	}
-	res.Message = message(res, len(skipped), listing.Incomplete)
+	res.Message = message(res, len(skipped), listing.Incomplete, late)
 	return res, nil
 }
 
@@ -126,7 +146,7 @@ func sortSkipped(s []boundary.Skipped) {
 	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
 }
 
-func message(res *Result, skipped int, incomplete bool) string {
+func message(res *Result, skipped int, incomplete, late bool) string {
 	var m string
 	switch n := len(res.Matches); {
 	case n == 0:
@@ -143,6 +163,9 @@ func message(res *Result, skipped int, incomplete bool) string {
 		m += " 1 file was not searched; see skipped."
 	case skipped > 1:
 		m += fmt.Sprintf(" %d files were not searched; see skipped.", skipped)
+	}
+	if late {
+		m += " The search ran out of time before every note was read."
 	}
 	if incomplete {
 		m += fmt.Sprintf(" The folder is larger than the walk limits (%d entries, %d levels deep); some files were not searched.", boundary.MaxEntries, boundary.MaxDepth)
