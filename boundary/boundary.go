@@ -21,6 +21,10 @@
 //     larger file between listing and opening is caught;
 //   - opens never block (a FIFO cannot stall a read) and a read never takes
 //     more than [MaxFileSize] bytes, even from a file that is growing;
+//   - a read or a walk returns by its context's deadline even when the file
+//     system never answers (a stalled network or FUSE mount): the system
+//     call is abandoned, not waited for, and refused with [ErrNotInTime];
+//     at most 64 abandoned calls per root wait on the kernel at a time;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //
