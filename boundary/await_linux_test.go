@@ -52,6 +52,27 @@ func TestStuckReadIsAbandoned(t *testing.T) {
 		t.Errorf("ReadNote(sub/b.md) with a read stuck = %q, %v", data, err)
 	}
 
+	// A Reader abandons its stuck read too, and reads on with a new
+	// goroutine.
+	rd := r.NewReader()
+	defer rd.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	start := time.Now()
+	data, err = rd.Read(ctx, "stuck.md", make([]byte, 0, MaxFileSize+1))
+	cancel()
+	if !errors.Is(err, ErrNotInTime) || data != nil || time.Since(start) > 2*time.Second {
+		t.Fatalf("Reader.Read(stuck.md) = %q, %v after %v; want %v at its deadline", data, err, time.Since(start), ErrNotInTime)
+	}
+	if n := r.abandoned.Load(); n != 2 {
+		t.Errorf("%d reads counted as abandoned; want 2", n)
+	}
+	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
+	data, err = rd.Read(ctx, "a.md", make([]byte, 0, MaxFileSize+1))
+	cancel()
+	if err != nil || string(data) != "alpha\n" {
+		t.Errorf("Reader.Read(a.md) after an abandoned read = %q, %v", data, err)
+	}
+
 	// Fill the count of abandoned reads; the next read is refused at once.
 	var wg sync.WaitGroup
 	for range maxAbandoned {

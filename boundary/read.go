@@ -15,45 +15,48 @@ import (
 // ReadNote returns the contents of the note called name, a slash-separated
 // path relative to the root. A refusal is an [*Error]. It returns by ctx's
 // deadline even when the file system never answers: the read is then
-// abandoned (see [ErrNotInTime]) and refused with that reason.
+// abandoned (see [ErrNotInTime]) and refused with that reason. To read many
+// notes into a reused buffer, use a [Reader].
 func (r *Root) ReadNote(ctx context.Context, name string) ([]byte, error) {
-	return r.ReadNoteBuffer(ctx, name, nil)
-}
-
-// ReadNoteBuffer is [Root.ReadNote] reading into buf's storage when it is
-// large enough, so that a caller can reuse one buffer for many notes. With
-// a capacity of at least [MaxFileSize]+1 it never allocates; otherwise the
-// contents are read into new memory. The result aliases buf when it fits, so
-// it is only valid until buf is reused. Every check of ReadNote applies.
-// When the read is refused with [ErrNotInTime], an abandoned read may still
-// write into buf's storage later: buf must then not be used again. Such a
-// refusal also matches the context's error with [errors.Is].
-func (r *Root) ReadNoteBuffer(ctx context.Context, name string, buf []byte) ([]byte, error) {
-	if err := ctx.Err(); err != nil {
+	if err := r.startRead(ctx, name); err != nil {
 		return nil, err
-	}
-	if err := CheckName(name); err != nil {
-		return nil, err
-	}
-	// The fault hook runs on the caller's goroutine, as code of the caller
-	// would: a hook that ignores ctx holds the call (tests rely on it).
-	if err := r.fault(ctx, ReadFile, name); err != nil {
-		return nil, refuse(name, classify(err), err)
 	}
 	var (
 		data []byte
 		err  error
 	)
-	aerr := r.await(ctx, func() { data, err = r.readNote(ctx, name, buf) })
-	switch {
-	case errors.Is(aerr, ErrNotInTime):
-		// Abandoned (or not started, too many being abandoned): the
-		// error also matches ctx's error, if any.
-		return nil, refuse(name, ErrNotInTime, aerr)
-	case aerr != nil:
-		return nil, aerr // ctx ended before the read started
+	aerr := r.await(ctx, func() { data, err = r.readNote(ctx, name, nil) })
+	if aerr != nil {
+		return nil, notInTime(name, aerr)
 	}
 	return data, err
+}
+
+// startRead makes the checks of a read that come before the file system is
+// touched.
+func (r *Root) startRead(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := CheckName(name); err != nil {
+		return err
+	}
+	// The fault hook runs on the caller's goroutine, as code of the caller
+	// would: a hook that ignores ctx holds the call (tests rely on it).
+	if err := r.fault(ctx, ReadFile, name); err != nil {
+		return refuse(name, classify(err), err)
+	}
+	return nil
+}
+
+// notInTime turns the error of an operation that did not complete (see
+// await) into the read's error: a refusal with ErrNotInTime that also
+// matches ctx's error, or ctx's error alone when the read never started.
+func notInTime(name string, aerr error) error {
+	if errors.Is(aerr, ErrNotInTime) {
+		return refuse(name, ErrNotInTime, aerr)
+	}
+	return aerr
 }
 
 // readChecked reads the note called name, already opened and checked to be
