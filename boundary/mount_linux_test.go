@@ -3,19 +3,14 @@ package boundary
 import (
 	"context"
 	"errors"
-	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// mountChildEnv marks the copy of the test binary that runs in its own
-// mount namespace.
-const mountChildEnv = "PRACTICE_NOTES_MOUNT_NAMESPACE_CHILD"
+	"practice-notes/boundary/fusetest"
+)
 
 // Mount points inside the root are never crossed: a bind-mounted directory,
 // a bind-mounted single file (both from the root's own file system, so
@@ -24,25 +19,9 @@ const mountChildEnv = "PRACTICE_NOTES_MOUNT_NAMESPACE_CHILD"
 // namespace, in a copy of this test binary, so nothing outside the test
 // sees them.
 func TestMountPointsAreNotCrossed(t *testing.T) {
-	if os.Getenv(mountChildEnv) == "" {
-		if os.Geteuid() != 0 {
-			t.Skip("skipped: mounting needs root (CAP_SYS_ADMIN) for a private mount namespace")
-		}
-		cmd := exec.Command(os.Args[0], "-test.run=^TestMountPointsAreNotCrossed$", "-test.v", "-test.count=1")
-		cmd.Env = append(os.Environ(), mountChildEnv+"=1")
-		// Unshareflags CLONE_NEWNS also makes every mount private in the
-		// child, so its bind mounts never reach the host.
-		cmd.SysProcAttr = &syscall.SysProcAttr{Unshareflags: syscall.CLONE_NEWNS}
-		out, err := cmd.CombinedOutput()
-		if errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) {
-			t.Skipf("skipped: no private mount namespace here: %v", err)
-		}
-		if err != nil || !strings.Contains(string(out), "--- PASS: TestMountPointsAreNotCrossed") {
-			t.Fatalf("in a private mount namespace: %v\n%s", err, out)
-		}
+	if !fusetest.InPrivateMountNamespace(t) {
 		return
 	}
-
 	base := t.TempDir()
 	rootDir := filepath.Join(base, "root")
 	outside := filepath.Join(base, "outside")

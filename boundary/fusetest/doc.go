@@ -8,5 +8,6 @@
 // Only what a walk and a read need is answered: LOOKUP, GETATTR, OPEN(DIR),
 // READ(DIR), RELEASE(DIR), FLUSH, STATFS; everything else gets ENOSYS.
 //
-// It builds on Linux only; tests that use it are Linux-only too.
+// InPrivateMountNamespace serves any test that mounts, FUSE or not. The
+// package builds on Linux only; tests that use it are Linux-only too.
 package fusetest
