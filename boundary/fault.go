@@ -28,9 +28,9 @@ type FaultHook func(ctx context.Context, op Op, name string) error
 // before it reads a note, and between opening a note and checking it. It is
 // for tests: some faults cannot be made for real where tests run (as root, a
 // file with mode 000 is still readable, and a file cannot be made to vanish
-// at an exact moment between a walk and a read). It must be called before r is used, and not concurrently with any
-// other method. The program itself never installs a hook, and a Root without
-// one makes no call.
+// at an exact moment between a walk and a read). It must be called before r
+// is used, and not concurrently with any other method. The program itself
+// never installs a hook, and a Root without one makes no call.
 func (r *Root) InjectFaults(h FaultHook) { r.faults = h }
 
 // fault runs the installed hook, if any.
