@@ -25,22 +25,29 @@ type idScanner struct {
 	id      string // the ID in force at off, as last returned
 	tok     []byte // the ID token of the last ID heading, not yet in id
 	fence   fence  // the fenced code block open at off, if any
-	marks   cursor // finds the next '#', '`' or '~'
+	marks   marks  // finds the next '#', '`' or '~'
 }
 
 func (s *idScanner) at(text []byte, ps int) string {
 	if !s.started {
 		s.started = true
 		s.id, s.off = frontMatter(text)
-		s.marks = newCursor([]byte("#`~"))
+		s.marks = newMarks()
 	}
 	// Scan up to and including the passage's own first line. Only a line
 	// with a '#', '`' or '~' among its first four bytes can be a heading or
-	// a fence, so the scan jumps from one such byte to the next.
+	// a fence, so the scan jumps from one such byte to the next, and looks
+	// no further than ps+3, the last byte of that kind on a line starting
+	// at or before ps.
+	limit := min(len(text), ps+4)
 	for s.off <= ps && s.off < len(text) {
-		h := s.marks.next(text, s.off)
+		h := s.marks.next(text, s.off, limit)
 		if h < 0 {
+			// No line from here to ps's own is a heading or a fence.
 			s.off = len(text)
+			if nl := bytes.IndexByte(text[ps:], '\n'); nl >= 0 {
+				s.off = ps + nl + 1
+			}
 			break
 		}
 		ls := max(lineStart(text, h), s.off)
@@ -66,6 +73,42 @@ func (s *idScanner) at(text []byte, ps int) string {
 		s.tok = nil
 	}
 	return s.id
+}
+
+// marks finds, in increasing order, the offsets of the bytes that can
+// start a heading or a fence ('#', '`', '~'), searching the text for each
+// only as far as it is asked to, and never twice.
+type marks struct {
+	at   [3]int // the first offset of the byte at or after the last from, below upto; -1 if none
+	upto [3]int // how far the text was searched for the byte
+}
+
+var markBytes = [3]byte{'#', '`', '~'}
+
+func newMarks() marks { return marks{at: [3]int{-1, -1, -1}} }
+
+// next returns the smallest offset in [from, limit) holding a mark, or -1.
+// Calls must not decrease from or limit.
+func (m *marks) next(text []byte, from, limit int) int {
+	best := -1
+	for k, b := range markBytes {
+		switch {
+		case m.at[k] >= 0 && m.at[k] < from:
+			m.at[k], m.upto[k] = -1, from // search again from here
+		case m.upto[k] < from:
+			m.upto[k] = from
+		}
+		if m.at[k] < 0 && m.upto[k] < limit {
+			if j := bytes.IndexByte(text[m.upto[k]:limit], b); j >= 0 {
+				m.at[k] = m.upto[k] + j
+			}
+			m.upto[k] = limit
+		}
+		if a := m.at[k]; a >= 0 && (best < 0 || a < best) {
+			best = a
+		}
+	}
+	return best
 }
 
 // line takes in one line of the note.
