@@ -89,7 +89,7 @@ func (ns *notesServer) readNote(ctx context.Context, req *mcp.ReadResourceReques
 	if err != nil {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
 	}
-	data, err := ns.root.ReadFile(ctx, name)
+	data, err := ns.root.ReadNote(ctx, name)
 	if err != nil {
 		return nil, readRefusal(err)
 	}
@@ -106,10 +106,14 @@ func (ns *notesServer) readNote(ctx context.Context, req *mcp.ReadResourceReques
 // readRefusal turns a boundary refusal into a JSON-RPC error.
 func readRefusal(err error) error {
 	var be *boundary.Error
-	if !errors.As(err, &be) {
+	if !errors.As(err, &be) || errors.Is(err, context.Canceled) {
 		return err // cancellation; the SDK reports it
 	}
-	if errors.Is(be.Reason, boundary.ErrNotFound) {
+	switch {
+	case errors.Is(be.Reason, boundary.ErrNotInTime):
+		// Not the client's fault: the notes folder did not answer.
+		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "note " + be.Reason.Error()}
+	case errors.Is(be.Reason, boundary.ErrNotFound):
 		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}
 	}
 	// be.Error() would quote the name, which for an invalid name is

@@ -50,6 +50,9 @@ const secretText = "SECRET outside the notes folder"
 
 // resourceFixture makes base/notes, the root, next to base/outside, which
 // holds a note-named secret the root links to in several ways.
+// deepNote is one directory deeper than a walk goes.
+var deepNote = strings.Repeat("d/", boundary.MaxDepth+1) + "deep.md"
+
 func resourceFixture(t *testing.T) (root, outside string) {
 	t.Helper()
 	base := t.TempDir()
@@ -65,6 +68,10 @@ func resourceFixture(t *testing.T) (root, outside string) {
 	hWrite(t, filepath.Join(root, "100%.md"), "Not offered: noteName refuses a % after decoding.\n")
 	hWrite(t, filepath.Join(root, "big.md"), strings.Repeat("x", boundary.MaxFileSize+1))
 	hWrite(t, filepath.Join(root, "image.png"), "not a note")
+	// Not notes by the walk's rule, so not readable either.
+	hWrite(t, filepath.Join(root, ".hidden.md"), "Hidden note.\n")
+	hWrite(t, filepath.Join(root, ".private", "diary.md"), "Private diary.\n")
+	hWrite(t, filepath.Join(root, filepath.FromSlash(deepNote)), "Below the walk limit.\n")
 	for link, target := range map[string]string{
 		"link.md":        filepath.Join(outside, "secret.md"),
 		"inside-link.md": "a.md",
@@ -208,6 +215,9 @@ func TestReadNoteRefusals(t *testing.T) {
 		{"symlinked directory", "practice-notes:///linkdir/secret.md", jsonrpc.CodeInvalidParams, "note refused: symbolic link (not followed)"},
 		{"oversized", "practice-notes:///big.md", jsonrpc.CodeInvalidParams, "note refused: larger than the 100 KiB file limit"},
 		{"not a note", "practice-notes:///image.png", jsonrpc.CodeInvalidParams, "note refused: not a note (only .md, .markdown and .txt files are read)"},
+		{"hidden note", "practice-notes:///.hidden.md", jsonrpc.CodeInvalidParams, "note refused: hidden (a name on its path starts with a dot)"},
+		{"note in a hidden folder", "practice-notes:///.private/diary.md", jsonrpc.CodeInvalidParams, "note refused: hidden (a name on its path starts with a dot)"},
+		{"deeper than the walk", "practice-notes:///" + deepNote, jsonrpc.CodeInvalidParams, "note refused: deeper than the walk limit of 16 directories"},
 		{"directory", "practice-notes:///sub", jsonrpc.CodeInvalidParams, "note refused: not a note (only .md, .markdown and .txt files are read)"},
 		{"empty", "practice-notes:///", jsonrpc.CodeInvalidParams, invalid},
 		{"missing", "practice-notes:///missing.md", jsonrpc.CodeInvalidParams, notFound},

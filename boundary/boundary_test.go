@@ -114,12 +114,12 @@ func TestReadFileRefusals(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			data, err := r.ReadFile(context.Background(), tt.name)
+			data, err := r.ReadNote(context.Background(), tt.name)
 			if !errors.Is(err, tt.want) {
-				t.Fatalf("ReadFile(%q) = %q, %v; want error %v", tt.name, data, err, tt.want)
+				t.Fatalf("ReadNote(%q) = %q, %v; want error %v", tt.name, data, err, tt.want)
 			}
 			if data != nil {
-				t.Errorf("ReadFile(%q) returned data with an error: %q", tt.name, data)
+				t.Errorf("ReadNote(%q) returned data with an error: %q", tt.name, data)
 			}
 			if msg := err.Error(); strings.Contains(msg, base) && !strings.Contains(tt.name, base) ||
 				strings.Contains(msg, outsideMarker) {
@@ -146,13 +146,13 @@ func TestReadFileAccepts(t *testing.T) {
 		{"Upper.MARKDOWN", "shouting\n"},
 	}
 	for _, tt := range tests {
-		got, err := r.ReadFile(context.Background(), tt.name)
+		got, err := r.ReadNote(context.Background(), tt.name)
 		if err != nil {
-			t.Errorf("ReadFile(%q): %v", tt.name, err)
+			t.Errorf("ReadNote(%q): %v", tt.name, err)
 			continue
 		}
 		if string(got) != tt.want {
-			t.Errorf("ReadFile(%q) = %d bytes, want %d", tt.name, len(got), len(tt.want))
+			t.Errorf("ReadNote(%q) = %d bytes, want %d", tt.name, len(got), len(tt.want))
 		}
 	}
 }
@@ -258,9 +258,9 @@ func TestSwapBetweenWalkAndRead(t *testing.T) {
 			if err := s.swap(t, p); err != nil {
 				t.Fatal(err)
 			}
-			data, err := r.ReadFile(context.Background(), "a.md")
+			data, err := r.ReadNote(context.Background(), "a.md")
 			if !errors.Is(err, s.want) {
-				t.Fatalf("after swap: ReadFile = %q, %v; want %v", data, err, s.want)
+				t.Fatalf("after swap: ReadNote = %q, %v; want %v", data, err, s.want)
 			}
 		})
 	}
@@ -314,9 +314,9 @@ func TestSwapNestedBetweenWalkAndRead(t *testing.T) {
 			if err := os.Symlink(target, p); err != nil {
 				t.Fatal(err)
 			}
-			data, err := r.ReadFile(context.Background(), tt.note)
+			data, err := r.ReadNote(context.Background(), tt.note)
 			if !errors.Is(err, ErrSymlink) || data != nil {
-				t.Fatalf("after the swap: ReadFile(%q) = %q, %v; want %v", tt.note, data, err, ErrSymlink)
+				t.Fatalf("after the swap: ReadNote(%q) = %q, %v; want %v", tt.note, data, err, ErrSymlink)
 			}
 		})
 	}
@@ -357,7 +357,7 @@ func TestReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range listing.Notes {
-		if _, err := r.ReadFile(context.Background(), n); err != nil {
+		if _, err := r.ReadNote(context.Background(), n); err != nil {
 			t.Fatal(err)
 		}
 	}

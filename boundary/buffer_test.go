@@ -10,8 +10,7 @@ import (
 	"testing"
 )
 
-// ReadFileBuffer reads into the caller's buffer, with every check of
-// ReadFile.
+// A Reader reads into the caller's buffer, with every check of ReadNote.
 func TestReadFileBuffer(t *testing.T) {
 	base, rootDir := fixture(t)
 	atLimit := strings.Repeat("a", MaxFileSize-1) + "\n"
@@ -22,26 +21,29 @@ func TestReadFileBuffer(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := open(t, rootDir)
-	ctx := context.Background()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rd := r.NewReader()
+	defer rd.Close()
 	big := make([]byte, 0, MaxFileSize+1)
 	for _, buf := range [][]byte{big, make([]byte, 3), nil} {
 		for _, name := range []string{"a.md", "sub/b.txt", "limit.md"} {
-			want, err := r.ReadFile(ctx, name)
+			want, err := r.ReadNote(ctx, name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := r.ReadFileBuffer(ctx, name, buf)
+			got, err := rd.Read(ctx, name, buf)
 			if err != nil || !bytes.Equal(got, want) {
-				t.Errorf("ReadFileBuffer(%q, cap %d) = %d bytes, %v; want %d bytes", name, cap(buf), len(got), err, len(want))
+				t.Errorf("Read(%q, cap %d) = %d bytes, %v; want %d bytes", name, cap(buf), len(got), err, len(want))
 			}
 			if cap(buf) > MaxFileSize && len(got) > 0 && &got[0] != &buf[:1][0] {
-				t.Errorf("ReadFileBuffer(%q) did not use the buffer it was given", name)
+				t.Errorf("Read(%q) did not use the buffer it was given", name)
 			}
 		}
 		for name, reason := range map[string]error{"over.md": ErrTooLarge, "nulbyte.md": ErrNotText, "link.md": ErrSymlink, "../outside.md": ErrInvalidName} {
-			got, err := r.ReadFileBuffer(ctx, name, buf)
+			got, err := rd.Read(ctx, name, buf)
 			if !errors.Is(err, reason) || got != nil {
-				t.Errorf("ReadFileBuffer(%q, cap %d) = %q, %v; want %v", name, cap(buf), got, err, reason)
+				t.Errorf("Read(%q, cap %d) = %q, %v; want %v", name, cap(buf), got, err, reason)
 			}
 		}
 	}

@@ -15,18 +15,6 @@ const (
 	Opened
 )
 
-func (op Op) String() string {
-	switch op {
-	case ListDir:
-		return "list"
-	case ReadFile:
-		return "read"
-	case Opened:
-		return "opened"
-	}
-	return "unknown"
-}
-
 // FaultHook is called with the operation about to happen and the
 // slash-separated name relative to the root. A non-nil error is used as the
 // operating system's answer to that operation (and, like one, never shown
@@ -37,12 +25,12 @@ func (op Op) String() string {
 type FaultHook func(ctx context.Context, op Op, name string) error
 
 // InjectFaults makes r call h just before it lists a directory, just
-// before it reads a note, and between opening a note and checking it. It is for tests: some faults cannot be made for
-// real where tests run (as root, a file with mode 000 is still readable, and
-// a file cannot be made to vanish at an exact moment between a walk and a
-// read). It must be called before r is used, and not concurrently with any
-// other method. The program itself never installs a hook, and a Root without
-// one makes no call.
+// before it reads a note, and between opening a note and checking it. It is
+// for tests: some faults cannot be made for real where tests run (as root, a
+// file with mode 000 is still readable, and a file cannot be made to vanish
+// at an exact moment between a walk and a read). It must be called before r
+// is used, and not concurrently with any other method. The program itself
+// never installs a hook, and a Root without one makes no call.
 func (r *Root) InjectFaults(h FaultHook) { r.faults = h }
 
 // fault runs the installed hook, if any.

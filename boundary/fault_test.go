@@ -21,7 +21,7 @@ func TestInjectFaults(t *testing.T) {
 	r := open(t, rootDir)
 	var calls []string
 	r.InjectFaults(func(_ context.Context, op Op, name string) error {
-		calls = append(calls, op.String()+" "+name)
+		calls = append(calls, map[Op]string{ListDir: "list", ReadFile: "read", Opened: "opened"}[op]+" "+name)
 		switch {
 		case op == ReadFile && name == "a.md":
 			return &fs.PathError{Op: "open", Path: "/INJECTED/a.md", Err: fs.ErrPermission}
@@ -50,9 +50,9 @@ func TestInjectFaults(t *testing.T) {
 		{"a.md", ErrUnreadable},
 		{"sub/b.txt", ErrNotFound},
 	} {
-		data, err := r.ReadFile(context.Background(), tt.name)
+		data, err := r.ReadNote(context.Background(), tt.name)
 		if !errors.Is(err, tt.want) || data != nil {
-			t.Errorf("ReadFile(%q) = %q, %v; want %v", tt.name, data, err, tt.want)
+			t.Errorf("ReadNote(%q) = %q, %v; want %v", tt.name, data, err, tt.want)
 		}
 	}
 	slices.Sort(calls) // a directory lists its entries in no set order
@@ -62,7 +62,7 @@ func TestInjectFaults(t *testing.T) {
 	}
 
 	// Another Root on the same folder has no hook.
-	if _, err := open(t, rootDir).ReadFile(context.Background(), "a.md"); err != nil {
+	if _, err := open(t, rootDir).ReadNote(context.Background(), "a.md"); err != nil {
 		t.Errorf("a Root without a hook: %v", err)
 	}
 }
@@ -94,9 +94,9 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 				}
 				return nil
 			})
-			data, err := r.ReadFile(context.Background(), name)
+			data, err := r.ReadNote(context.Background(), name)
 			if err == nil || strings.Contains(string(data), outsideMarker) {
-				t.Fatalf("ReadFile(%q) = %q, %v; want a refusal", name, data, err)
+				t.Fatalf("ReadNote(%q) = %q, %v; want a refusal", name, data, err)
 			}
 		})
 	}
@@ -113,8 +113,8 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 			}
 			return nil
 		})
-		if data, err := r.ReadFile(context.Background(), "note.md"); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("ReadFile of a replaced note = %q, %v; want %v", data, err, ErrNotFound)
+		if data, err := r.ReadNote(context.Background(), "note.md"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("ReadNote of a replaced note = %q, %v; want %v", data, err, ErrNotFound)
 		}
 	})
 }

@@ -93,6 +93,7 @@ func FuzzCheckName(f *testing.F) {
 		"note.md/", "sub\\inner.md", "..\\outside\\secret.md", "C:note.md", "c:/x.md",
 		"\\\\server\\share\\x.md", "note.md\x00", "\x00", "", ".", "..", "...", ".md",
 		"sub/..", "sub/...md", "NUL.md", "CON", "note.md:stream", "a/b/c/d/e/f/g/h/i/j.md",
+		"a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q.md", "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r.md", ".private/diary.md", ".hidden.md",
 		"\u202enote.md", "note\u2024md", "ſub/inner.md", "K.md",
 	} {
 		f.Add(s)
@@ -103,57 +104,60 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable}, osReasons...)
+	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep, ErrMountPoint}, osReasons...)
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {
 		checkErr := CheckName(name)
 		native := filepath.FromSlash(name)
 		local := filepath.IsLocal(native) && !strings.ContainsAny(name, "\\\x00") && path.Clean(name) == name
+		// The note rule: no element starting with a dot, at most MaxDepth
+		// directories.
+		ruled := !strings.HasPrefix(name, ".") && !strings.Contains(name, "/.") && strings.Count(name, "/") <= MaxDepth
 		if checkErr == nil {
-			if !local || strings.HasPrefix(name, "/") || !IsNoteName(name) {
+			if !local || !ruled || strings.HasPrefix(name, "/") || !IsNoteName(name) {
 				t.Fatalf("CheckName accepted %q, which the reference refuses", name)
 			}
 			joined := filepath.Join(rootDir, native)
 			if !strings.HasPrefix(joined, rootDir+string(filepath.Separator)) {
 				t.Fatalf("accepted %q resolves to %q, outside %q", name, joined, rootDir)
 			}
-		} else if local && IsNoteName(name) && !(len(name) >= 2 && name[1] == ':') {
+		} else if local && ruled && IsNoteName(name) && !(len(name) >= 2 && name[1] == ':') {
 			// Local, clean and a note name, without what would be a drive
 			// letter on Windows: nothing should refuse it.
 			t.Fatalf("CheckName refused %q, which the reference accepts: %v", name, checkErr)
 		}
 
-		data, err := root.ReadFile(ctx, name)
+		data, err := root.ReadNote(ctx, name)
 		if err != nil {
 			var be *Error
 			if !errors.As(err, &be) {
-				t.Fatalf("ReadFile(%q) failed with %T %v; want an *Error", name, err, err)
+				t.Fatalf("ReadNote(%q) failed with %T %v; want an *Error", name, err, err)
 			}
 			if !containsErr(known, be.Reason) {
-				t.Fatalf("ReadFile(%q): unknown reason %v", name, be.Reason)
+				t.Fatalf("ReadNote(%q): unknown reason %v", name, be.Reason)
 			}
 			if msg := err.Error(); strings.Contains(msg, rootDir) || strings.Contains(msg, filepath.Dir(rootDir)) {
-				t.Fatalf("ReadFile(%q) error carries an absolute path: %q", name, msg)
+				t.Fatalf("ReadNote(%q) error carries an absolute path: %q", name, msg)
 			}
 			return
 		}
 		if checkErr != nil {
-			t.Fatalf("ReadFile(%q) read a name CheckName refuses", name)
+			t.Fatalf("ReadNote(%q) read a name CheckName refuses", name)
 		}
 		if bytes.Contains(data, []byte(fuzzSecret)) {
-			t.Fatalf("ReadFile(%q) returned a file from outside the root", name)
+			t.Fatalf("ReadNote(%q) returned a file from outside the root", name)
 		}
 		// What was read is the regular file at that very path, reached
 		// without any link.
 		joined := filepath.Join(rootDir, native)
 		real, err := filepath.EvalSymlinks(joined)
 		if err != nil || real != joined {
-			t.Fatalf("ReadFile(%q) read through a link: %q resolves to %q (%v)", name, joined, real, err)
+			t.Fatalf("ReadNote(%q) read through a link: %q resolves to %q (%v)", name, joined, real, err)
 		}
 		want, err := os.ReadFile(joined)
 		if err != nil || !bytes.Equal(data, want) {
-			t.Fatalf("ReadFile(%q) = %q; the file holds %q (%v)", name, data, want, err)
+			t.Fatalf("ReadNote(%q) = %q; the file holds %q (%v)", name, data, want, err)
 		}
 	})
 }

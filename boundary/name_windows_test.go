@@ -86,9 +86,9 @@ func TestWindowsReadRefusesNames(t *testing.T) {
 	_, rootDir := fixture(t)
 	r := open(t, rootDir)
 	for _, name := range []string{"CON.md", "nul.txt", "com1.md", "sub/aux.md", "lpt¹.md", "a.md./x.md", "nul/note.md", "a:b.md", "note.md:s.md"} {
-		data, err := r.ReadFile(context.Background(), name)
+		data, err := r.ReadNote(context.Background(), name)
 		if err == nil || !(errors.Is(err, errWindowsName) || errors.Is(err, ErrInvalidName)) {
-			t.Errorf("ReadFile(%q) = %q, %v; want a refusal of the name", name, data, err)
+			t.Errorf("ReadNote(%q) = %q, %v; want a refusal of the name", name, data, err)
 		}
 	}
 }

@@ -48,6 +48,8 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, e
 		return nil, refuse(name, ErrUnreadable, err)
 	}
 	switch {
+	case uint64(st.Dev) != r.mount.dev:
+		return nil, refuse(name, ErrMountPoint, nil)
 	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
 		return nil, refuse(name, ErrNotRegular, nil)
 	case st.Size > MaxFileSize:
@@ -93,7 +95,7 @@ func (r *Root) openNote(name string) (int, error) {
 	var err error
 	// Control holds the root handle open while the first element is
 	// opened relative to it, and leaves it in non-blocking mode.
-	if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = openat(int(dot), elem, flags) }); cerr != nil {
+	if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = r.openat(int(dot), elem, flags) }); cerr != nil {
 		return -1, cerr
 	}
 	for err == nil && more {
@@ -103,7 +105,7 @@ func (r *Root) openNote(name string) (int, error) {
 		if more {
 			flags |= syscall.O_DIRECTORY
 		}
-		fd, err = openat(dir, elem, flags)
+		fd, err = r.openat(dir, elem, flags)
 		syscall.Close(dir)
 	}
 	if err == syscall.ENOTDIR {
@@ -124,7 +126,12 @@ func (r *Root) openNote(name string) (int, error) {
 	return fd, nil
 }
 
-func openat(dir int, name string, flags int) (fd int, err error) {
+// openat opens one element of a name, never crossing a mount point where
+// the kernel has openat2.
+func (r *Root) openat(dir int, name string, flags int) (fd int, err error) {
+	if r.mount.xdev {
+		return openat2(dir, name, flags)
+	}
 	err = ignoringEINTR(func() error {
 		fd, err = syscall.Openat(dir, name, flags, 0)
 		return err

@@ -19,9 +19,9 @@ import (
 func checkRefused(t *testing.T, rootDir, name, skipped string, want error) {
 	t.Helper()
 	r := open(t, rootDir)
-	data, err := r.ReadFile(context.Background(), name)
+	data, err := r.ReadNote(context.Background(), name)
 	if !errors.Is(err, want) || data != nil {
-		t.Errorf("ReadFile(%q) = %q, %v; want %v", name, data, err, want)
+		t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, want)
 	}
 	listing, err := r.Walk(context.Background())
 	if err != nil {
@@ -99,8 +99,8 @@ func TestWindowsHardLink(t *testing.T) {
 	}
 	checkRefused(t, rootDir, "hard.md", "hard.md", ErrHardLinks)
 	r := open(t, rootDir)
-	if data, err := r.ReadFile(context.Background(), "a.md"); err != nil || !strings.Contains(string(data), "alpha") {
-		t.Errorf("ReadFile(a.md) = %q, %v; want the note", data, err)
+	if data, err := r.ReadNote(context.Background(), "a.md"); err != nil || !strings.Contains(string(data), "alpha") {
+		t.Errorf("ReadNote(a.md) = %q, %v; want the note", data, err)
 	}
 }
 

@@ -63,7 +63,7 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 				names := append([]string{"swap.md", "flip.md", "flip.md", "flip.md", "grow.md", "sub/inner.md", "swap.md/x.md"}, listing.Notes...)
 				for _, name := range names {
 					start := time.Now()
-					data, err := root.ReadFile(ctx, name)
+					data, err := root.ReadNote(ctx, name)
 					if d := time.Since(start); d > time.Second {
 						report(name + ": a read took " + d.String())
 					}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -17,11 +18,16 @@ type oParagraph struct{ start, end int }
 
 // oParagraphs splits text into paragraphs: maximal runs of non-blank lines,
 // where a Markdown ATX heading line is a paragraph of its own. A blank line
-// holds only spaces, tabs and carriage returns.
+// holds only spaces, tabs and carriage returns. A byte-order mark at the
+// start is not text: the first line starts after it.
 func oParagraphs(text []byte) []oParagraph {
 	var paras []oParagraph
 	open := false
-	for s := 0; s <= len(text); {
+	first := 0
+	if strings.HasPrefix(string(text), "\uFEFF") {
+		first = len("\uFEFF")
+	}
+	for s := first; s <= len(text); {
 		e, next := len(text), len(text)+1
 		if nl := bytes.IndexByte(text[s:], '\n'); nl >= 0 {
 			e, next = s+nl, s+nl+1
@@ -64,23 +70,21 @@ func oHeading(line []byte) bool {
 
 // oMatch reports whether the query's words match text at i, and where the
 // match ends: each rune equal under strings.EqualFold, and between words a
-// non-empty run of spaces, tabs, "\n" and "\r\n" holding at most one line
-// break.
+// non-empty run of Unicode white space holding at most one "\n".
 func oMatch(text []byte, i int, words []string) (int, bool) {
 	j := i
 	for wi, w := range words {
 		if wi > 0 {
 			k, breaks := j, 0
 			for k < len(text) {
-				if text[k] == ' ' || text[k] == '\t' {
-					k++
-				} else if text[k] == '\n' {
-					k, breaks = k+1, breaks+1
-				} else if text[k] == '\r' && k+1 < len(text) && text[k+1] == '\n' {
-					k, breaks = k+2, breaks+1
-				} else {
+				r, size := utf8.DecodeRune(text[k:])
+				if !unicode.IsSpace(r) {
 					break
 				}
+				if r == '\n' {
+					breaks++
+				}
+				k += size
 			}
 			if k == j || breaks > 1 {
 				return 0, false
@@ -164,6 +168,13 @@ func FuzzFindOracle(f *testing.F) {
 		{"", "x"},
 		{"\n\n\n", "x"},
 		{"a\n#\nb", "a b"},
+		{"alpha\u00a0beta\n", "alpha beta"},
+		{"alpha\u3000\u2028 beta\n", "alpha\u00a0beta"},
+		{"alpha\u2028\nbeta\n", "alpha beta"},
+		{"alpha\u00a0\n\u00a0\nbeta\n", "alpha beta"},
+		{"\uFEFF# N1 heading\nbody\n", "heading"},
+		{"\uFEFF---\nid: FM-2\n---\ntext\n", "text"},
+		{"\uFEFF\uFEFFtext\n", "text"},
 	}
 	for _, s := range seeds {
 		f.Add([]byte(s.text), s.query)

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -35,7 +36,26 @@ type Passage struct {
 // of their starts, since two matches cannot hold one another's anchor (each
 // match holds the same number of non-space runes). Find does not allocate
 // unless it returns passages.
+//
+// A UTF-8 byte-order mark at the start of text is not text: the note is
+// searched from the byte after it, so a heading or front matter right after
+// it is one, and the offsets returned still index text itself.
 func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
+	if !bytes.HasPrefix(text, bom) {
+		return find(text, q, max)
+	}
+	passages, more = find(text[len(bom):], q, max)
+	for i := range passages {
+		passages[i].Start += len(bom)
+		passages[i].End += len(bom)
+	}
+	return passages, more
+}
+
+// bom is the UTF-8 encoding of U+FEFF, the byte-order mark.
+var bom = []byte("\uFEFF")
+
+func find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 	var (
 		lines lineCounter
 		ids   idScanner
@@ -148,7 +168,7 @@ func (q *Query) plausible(text []byte, a int) bool {
 
 // startFor returns where a match whose anchor rune starts at offset a would
 // have to start: the runes before the anchor are matched backwards, and each
-// gap backwards over spaces, tabs and line breaks. It reports false when they
+// gap backwards over white space. It reports false when they
 // do not match; a true answer is still to be checked with matchAt.
 func (q *Query) startFor(text []byte, a int) (int, bool) {
 	j := a
@@ -171,8 +191,19 @@ func (q *Query) startFor(text []byte, a int) (int, bool) {
 			return j, true
 		}
 		k := j
-		for k > 0 && isGapByte(text[k-1]) {
-			k--
+		for k > 0 {
+			if c := text[k-1]; c < utf8.RuneSelf {
+				if !asciiSpace[c] {
+					break
+				}
+				k--
+				continue
+			}
+			r, size := utf8.DecodeLastRune(text[:k])
+			if !unicode.IsSpace(r) {
+				break
+			}
+			k -= size
 		}
 		if k == j {
 			return 0, false
@@ -183,34 +214,34 @@ func (q *Query) startFor(text []byte, a int) (int, bool) {
 	}
 }
 
-func isGapByte(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r'
-}
+// asciiSpace holds the ASCII white space bytes: space, \t, \n, \v, \f, \r.
+var asciiSpace = [utf8.RuneSelf]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 // matchAt reports whether q matches text starting at offset i, and where the
 // match ends. Runes compare under simple case folding; each gap between the
-// query's words matches a run of spaces and tabs holding at most one line
-// break.
+// query's words matches a run of Unicode white space (unicode.IsSpace: also
+// NBSP, U+3000, U+2028 and the like) holding at most one "\n".
 func (q *Query) matchAt(text []byte, i int) (end int, ok bool) {
 	j := i
 	for wi, w := range q.words {
 		if wi > 0 {
 			k, breaks := j, 0
 			for k < len(text) {
-				switch c := text[k]; {
-				case c == ' ' || c == '\t':
+				if c := text[k]; c < utf8.RuneSelf {
+					if !asciiSpace[c] {
+						break
+					}
+					if c == '\n' {
+						breaks++
+					}
 					k++
-					continue
-				case c == '\n':
-					breaks++
-					k++
-					continue
-				case c == '\r' && k+1 < len(text) && text[k+1] == '\n':
-					breaks++
-					k += 2
 					continue
 				}
-				break
+				r, size := utf8.DecodeRune(text[k:])
+				if !unicode.IsSpace(r) {
+					break
+				}
+				k += size
 			}
 			if k == j || breaks > 1 {
 				return 0, false
@@ -350,116 +381,4 @@ func (c *lineCounter) at(text []byte, i int) int {
 	c.line += bytes.Count(text[c.off:i], []byte{'\n'})
 	c.off = i
 	return c.line
-}
-
-// idScanner tracks the note ID in force at increasing offsets. The ID of a
-// passage is that of the nearest heading at or above it whose text starts
-// with an ID token; without one it is the front matter's "id:".
-type idScanner struct {
-	started bool
-	off     int
-	id      string // the ID in force at off, as last returned
-	tok     []byte // the ID token of the last ID heading, not yet in id
-}
-
-func (s *idScanner) at(text []byte, ps int) string {
-	if !s.started {
-		s.started = true
-		s.id = frontMatterID(text)
-	}
-	// s.off is the first line not yet scanned; scan up to and including the
-	// passage's own first line. Only a line with a '#' among its first four
-	// bytes can be a heading, so the scan jumps from '#' to '#'.
-	for s.off <= ps && s.off < len(text) {
-		h := bytes.IndexByte(text[s.off:], '#')
-		if h < 0 {
-			s.off = len(text)
-			break
-		}
-		ls := lineStart(text, s.off+h) // s.off starts a line, so ls >= s.off
-		if ls > ps {
-			s.off = ls // the lines before hold no '#'
-			break
-		}
-		if s.off+h-ls <= 3 {
-			if h, ok := headingText(text[ls:lineEnd(text, ls)]); ok {
-				if tok := idToken(h); tok != nil {
-					s.tok = tok
-				}
-			}
-		}
-		nl := bytes.IndexByte(text[ls:], '\n')
-		if nl < 0 {
-			s.off = len(text)
-			break
-		}
-		s.off = ls + nl + 1
-	}
-	if s.tok != nil {
-		if s.id != string(s.tok) {
-			s.id = string(s.tok)
-		}
-		s.tok = nil
-	}
-	return s.id
-}
-
-// idToken returns the ID that h starts with, or nil. An ID is one or more
-// ASCII capital letters, an optional '-', and one or more digits (N2, ADR-7),
-// followed by the end of the text or a character that is not a letter or
-// digit.
-func idToken(h []byte) []byte {
-	i := 0
-	for i < len(h) && 'A' <= h[i] && h[i] <= 'Z' {
-		i++
-	}
-	if i == 0 {
-		return nil
-	}
-	if i < len(h) && h[i] == '-' {
-		i++
-	}
-	d := i
-	for i < len(h) && '0' <= h[i] && h[i] <= '9' {
-		i++
-	}
-	if i == d {
-		return nil
-	}
-	if i < len(h) {
-		r, _ := utf8.DecodeRune(h[i:])
-		if r == '_' || isAlnum(r) {
-			return nil
-		}
-	}
-	return h[:i]
-}
-
-func isAlnum(r rune) bool {
-	return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' || '0' <= r && r <= '9'
-}
-
-// frontMatterID returns the "id:" value of a YAML front matter block at the
-// very start of text (a "---" line, key lines, a "---" or "..." line), or "".
-func frontMatterID(text []byte) string {
-	if !bytes.HasPrefix(text, []byte("---\n")) && !bytes.HasPrefix(text, []byte("---\r\n")) {
-		return ""
-	}
-	id := ""
-	for ls := bytes.IndexByte(text, '\n') + 1; ls < len(text); {
-		le := lineEnd(text, ls)
-		line := text[ls:le]
-		if string(line) == "---" || string(line) == "..." {
-			return id
-		}
-		if v, ok := bytes.CutPrefix(line, []byte("id:")); ok && id == "" {
-			id = string(bytes.Trim(bytes.TrimSpace(v), `"'`))
-		}
-		nl := bytes.IndexByte(text[ls:], '\n')
-		if nl < 0 {
-			break
-		}
-		ls += nl + 1
-	}
-	return "" // no closing line: not front matter
 }

@@ -80,6 +80,23 @@ func TestFind(t *testing.T) {
 			[]found{{3, "", "tea", false}, {7, "ADR-7", "tea", false}}},
 		{"not a heading without a space", "#N1 tea\n", "tea", []found{{1, "", "#N1 tea", false}}},
 		{"phrase inside a word", "signal\n", "sign", []found{{1, "", "signal", false}}},
+		{"NBSP in the note matches a space", "alpha\u00a0beta\n", "alpha beta",
+			[]found{{1, "", "alpha\u00a0beta", false}}},
+		{"NBSP in the query and the note", "alpha\u00a0beta\n", "alpha\u00a0beta",
+			[]found{{1, "", "alpha\u00a0beta", false}}},
+		{"ideographic space", "alpha\u3000beta\n", "alpha beta",
+			[]found{{1, "", "alpha\u3000beta", false}}},
+		{"line separator", "alpha\u2028beta\n", "alpha beta",
+			[]found{{1, "", "alpha\u2028beta", false}}},
+		{"a run of mixed white space", "alpha \u2009\u00a0\n\u3000beta\n", "alpha\u3000beta",
+			[]found{{1, "", "alpha \u2009\u00a0\n\u3000beta", false}}},
+		{"Unicode white space holds one line break at most", "alpha\u00a0\n\u00a0\nbeta\n", "alpha beta", []found{}},
+		{"BOM before a heading", "\uFEFF# N1 · Title\nbody text\n", "body",
+			[]found{{2, "N1", "body text", false}}},
+		{"BOM before front matter", "\uFEFF---\nid: FM-3\n---\n\nbody text\n", "body",
+			[]found{{5, "FM-3", "body text", false}}},
+		{"BOM before a paragraph", "\uFEFFbody text\n", "body",
+			[]found{{1, "", "body text", false}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -185,9 +185,30 @@ func classFrequency(c, m byte) float64 {
 	return byteFrequency(c) + byteFrequency(c&^0x20)
 }
 
+// gapFirst and gapLast hold the first and the last bytes of the UTF-8
+// encodings of every white space rune: the bytes that can come right after
+// and right before a gap's neighbour. They are computed once and only read.
+var gapFirst, gapLast = gapBytes()
+
+func gapBytes() (first, last [256]bool) {
+	var buf [utf8.UTFMax]byte
+	for _, rng := range unicode.White_Space.R16 {
+		for r := rune(rng.Lo); r <= rune(rng.Hi); r += rune(rng.Stride) {
+			n := utf8.EncodeRune(buf[:], r)
+			first[buf[0]], last[buf[n-1]] = true, true
+		}
+	}
+	for _, rng := range unicode.White_Space.R32 {
+		for r := rune(rng.Lo); r <= rune(rng.Hi); r += rune(rng.Stride) {
+			n := utf8.EncodeRune(buf[:], r)
+			first[buf[0]], last[buf[n-1]] = true, true
+		}
+	}
+	return first, last
+}
+
 // setNeighbours fills before and after for the anchor.
 func (q *Query) setNeighbours() {
-	const gap = " \t\n\r"
 	w, r := q.anchorWord, q.anchorRune
 	var buf [utf8.UTFMax]byte
 	switch {
@@ -199,9 +220,7 @@ func (q *Query) setNeighbours() {
 		}
 	case w > 0:
 		q.needBefore = true
-		for i := range len(gap) {
-			q.before[gap[i]] = true
-		}
+		q.before = gapLast
 	}
 	switch {
 	case r+1 < len(q.words[w]) && q.words[w][r+1] == utf8.RuneError:
@@ -213,9 +232,7 @@ func (q *Query) setNeighbours() {
 		}
 	case w+1 < len(q.words):
 		q.needAfter = true
-		for i := range len(gap) {
-			q.after[gap[i]] = true
-		}
+		q.after = gapFirst
 	}
 }
 

@@ -23,9 +23,23 @@ import (
 )
 
 // referenceFind is the plain form of Find: it tries every position where a
-// rune folding to the query's first rune may start, in order. Find must give
-// exactly the same answer on any text, valid UTF-8 or not.
+// rune folding to the query's first rune may start, in order, and finds
+// note IDs by reading every line from the top. Find must give exactly the
+// same answer on any text, valid UTF-8 or not.
 func referenceFind(text []byte, q *Query, max int) (passages []Passage, more bool) {
+	skip := 0 // a byte-order mark is not text
+	if len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
+		skip = 3
+	}
+	passages, more = referenceFindText(text[skip:], q, max)
+	for i := range passages {
+		passages[i].Start += skip
+		passages[i].End += skip
+	}
+	return passages, more
+}
+
+func referenceFindText(text []byte, q *Query, max int) (passages []Passage, more bool) {
 	var first [256]bool
 	for _, b := range leadBytes(q.words[0][0]) {
 		first[b] = true
@@ -39,18 +53,24 @@ func referenceFind(text []byte, q *Query, max int) (passages []Passage, more boo
 		return -1
 	}
 	var lines lineCounter
-	id, off := frontMatterID(text), 0
 	noteID := func(ps int) string {
+		id, off := frontMatter(text)
+		var open fence
 		for off <= ps && off < len(text) {
-			le := lineEnd(text, off)
-			if h, ok := headingText(text[off:le]); ok {
+			line := text[off:lineEnd(text, off)]
+			if open.open() {
+				if open.closedBy(line) {
+					open = fence{}
+				}
+			} else if f, ok := openingFence(line); ok {
+				open = f
+			} else if h, ok := headingText(line); ok {
 				if tok := idToken(h); tok != nil {
 					id = string(tok)
 				}
 			}
 			nl := bytes.IndexByte(text[off:], '\n')
 			if nl < 0 {
-				off = len(text)
 				break
 			}
 			off += nl + 1
@@ -87,7 +107,8 @@ var pieces = []string{
 	"k", "K", "\u212A", "s", "S", "\u017F", "ß", "ẞ", "i", "I", "İ", "ı",
 	"é", "É", "a", "b", "A", "ab", "Ab", "ka", "sk",
 	" ", " ", "  ", "\t", "\n", "\n", "\r\n", "\r", "\n\n", " \n ",
-	"## N1 · ", "# ", "\n## N2 · ", "---\nid: X-1\n---\n",
+	"\u00a0", "\u3000", "\u2028", "\u0085", "\v", "\f", "\xc2", "\xa0", "\ufeff",
+	"## N1 · ", "# ", "\n## N2 · ", "---\nid: X-1\n---\n", "\n```\n", "\n~~~~\n", "# N3\n",
 	"\xff", "\xe2\x84", "\uFFFD", ".", "-",
 }
 

@@ -45,12 +45,14 @@ const lookahead = 16
 func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, visit func(*fileResult) (stop bool)) error {
 	workers := min(runtime.GOMAXPROCS(0), len(names))
 	if workers <= 1 {
+		rd := root.NewReader()
+		defer rd.Close()
 		for _, name := range names {
 			if err := ctx.Err(); err != nil {
 				return err
 			}
 			f := fileResult{name: name}
-			searchFile(ctx, root, q, &f)
+			searchFile(ctx, rd, q, &f)
 			if f.err != nil {
 				return f.err
 			}
@@ -84,6 +86,8 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 			select {
 			case jobs <- f:
 			case <-ctx.Done():
+				f.err = ctx.Err()
+				close(f.done)
 				return
 			}
 		}
@@ -91,24 +95,24 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 	for range workers {
 		go func() {
 			defer wg.Done()
+			rd := root.NewReader()
+			defer rd.Close()
 			for f := range jobs {
 				if err := ctx.Err(); err != nil {
 					f.err = err
 				} else {
-					searchFileRecover(ctx, root, q, f)
+					searchFileRecover(ctx, rd, q, f)
 				}
 				close(f.done)
 			}
 		}()
 	}
 	for f := range order {
-		select {
-		case <-f.done:
-		case <-ctx.Done():
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
+		// Every note in order is done promptly once ctx ends: a worker
+		// gives it up or the dispatcher does, and a read the file system
+		// does not answer is abandoned (see boundary.ErrNotInTime), so the
+		// note being read when time runs out is reported as such.
+		<-f.done
 		if f.panicked != nil {
 			panic(f.panicked)
 		}
@@ -126,21 +130,26 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 // would end the process, since nothing up the goroutine's stack recovers
 // it; it is kept in f instead, and scan raises it again on the caller's
 // goroutine, where the server's handlers recover from panics.
-func searchFileRecover(ctx context.Context, root *boundary.Root, q *Query, f *fileResult) {
+func searchFileRecover(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
 	defer func() {
 		if v := recover(); v != nil {
 			f.panicked = v
 		}
 	}()
-	searchFile(ctx, root, q, f)
+	searchFile(ctx, rd, q, f)
 }
 
 // searchFile reads one note afresh into a pooled buffer and searches it,
 // copying what it returns out of the buffer.
-func searchFile(ctx context.Context, root *boundary.Root, q *Query, f *fileResult) {
+func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
 	bp := bufPool.Get().(*[]byte)
-	defer bufPool.Put(bp)
-	text, err := root.ReadFileBuffer(ctx, f.name, *bp)
+	text, err := rd.Read(ctx, f.name, *bp)
+	if errors.Is(err, boundary.ErrNotInTime) {
+		// An abandoned read may still write into the buffer: it is left
+		// to the garbage collector, never reused.
+	} else {
+		defer bufPool.Put(bp)
+	}
 	if err != nil {
 		var be *boundary.Error
 		if errors.As(err, &be) {

@@ -6,16 +6,34 @@
 //     cut on UTF-8 boundaries and marked as clipped; nothing is generated,
 //     summarised or rewritten;
 //   - matching is literal (no patterns) and case-insensitive under Unicode
-//     simple case folding, and each gap between the query's words matches
-//     spaces and tabs holding at most one line break, so a phrase wrapped
-//     inside a paragraph is found but a match never crosses a blank line;
+//     simple case folding, and each run of white space between the query's
+//     words matches a run of Unicode white space in the note (space, tab,
+//     NBSP, U+3000, U+2028 and every other rune [unicode.IsSpace] accepts)
+//     holding at most one line break, so a phrase wrapped inside a
+//     paragraph is found but a match never crosses a blank line;
+//   - a UTF-8 byte-order mark at the start of a note is not text: headings,
+//     front matter and passages are as without it, and passages are still
+//     byte ranges of the file;
+//   - a passage's note ID follows one rule: the ID of the nearest heading at
+//     or above it whose text starts with an ID token (one or more ASCII
+//     capital letters, an optional '-', one or more ASCII digits, then the
+//     end of the heading or a character that is not a letter, mark or digit
+//     of any script: N2 in "## N2 · Title", N13 in "## N13_draft", none in
+//     "## N12é" or "## N14٣"), where a heading is an ATX heading line
+//     outside front matter and fenced code blocks; without one, the "id:"
+//     of YAML front matter at the top of the note. docs/protocol.md states
+//     it with examples that TestNoteIDRuleInDocs runs;
 //   - results are ordered by file (byte order of the slash-separated path)
 //     then position, hold at most [MaxMatches] passages and say when more
 //     matched;
 //   - a call reads every note afresh (nothing is cached between calls; notes
 //     are read on several goroutines into reused buffers, and the results
 //     are the same as reading them one after another), stops between files
-//     when its context is cancelled, and gives up after [Timeout];
+//     when its context is cancelled, and answers by [Timeout] (or its
+//     context's deadline, if sooner) even when a read never returns: the
+//     passages found by then, and every note not searched in time listed as
+//     skipped (a read the file system does not answer is abandoned; see
+//     [boundary.ErrNotInTime]);
 //   - file names in results are relative to the root, and a file that was
 //     not searched is reported by name and reason only.
 package search
@@ -62,8 +80,13 @@ type Result struct {
 	Skipped   []Skipped `json:"skipped"`
 }
 
-// ErrTimeout is returned when a call runs past [Timeout].
-var ErrTimeout = fmt.Errorf("search took longer than %v and was stopped", Timeout)
+// ErrTimeout is returned when the notes folder could not even be listed
+// within [Timeout].
+var ErrTimeout = fmt.Errorf("listing the notes folder took longer than %v; the search was stopped", Timeout)
+
+// errNotReached is the reason given for a note the search did not get to
+// before its time limit.
+var errNotReached = errors.New("not searched: the time limit passed first")
 
 // Run searches the notes under root for q.
 func Run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
@@ -84,8 +107,11 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 	res := &Result{Query: q.String(), Matches: []Match{}, Skipped: []Skipped{}}
 	var skipped []boundary.Skipped
 	skipped = append(skipped, listing.Skipped...)
+	visited, late := 0, false
 	err = scan(ctx, root, q, listing.Notes, func(f *fileResult) (stop bool) {
+		visited++
 		if f.reason != nil {
+			late = late || f.reason == boundary.ErrNotInTime
 			skipped = append(skipped, boundary.Skipped{Name: f.name, Reason: f.reason})
 			return false
 		}
@@ -97,6 +123,14 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 		}
 		return false
 	})
+	if errors.Is(err, context.DeadlineExceeded) {
+		// Out of time: what was found stands, and every note not visited
+		// is reported.
+		for _, name := range listing.Notes[visited:] {
+			skipped = append(skipped, boundary.Skipped{Name: name, Reason: errNotReached})
+		}
+		late, err = true, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +138,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 	for _, s := range skipped[:min(len(skipped), MaxSkipped)] {
 		res.Skipped = append(res.Skipped, Skipped{File: s.Name, Reason: s.Reason.Error()})
 	}
-	res.Message = message(res, len(skipped), listing.Incomplete)
+	res.Message = message(res, len(skipped), listing.Incomplete, late)
 	return res, nil
 }
 
@@ -112,7 +146,7 @@ func sortSkipped(s []boundary.Skipped) {
 	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
 }
 
-func message(res *Result, skipped int, incomplete bool) string {
+func message(res *Result, skipped int, incomplete, late bool) string {
 	var m string
 	switch n := len(res.Matches); {
 	case n == 0:
@@ -129,6 +163,9 @@ func message(res *Result, skipped int, incomplete bool) string {
 		m += " 1 file was not searched."
 	case skipped > 1:
 		m += fmt.Sprintf(" %d files were not searched.", skipped)
+	}
+	if late {
+		m += " The search ran out of time before every note was read."
 	}
 	if incomplete {
 		m += fmt.Sprintf(" The folder is larger than the walk limits (%d entries, %d levels deep); some files were not searched.", boundary.MaxEntries, boundary.MaxDepth)

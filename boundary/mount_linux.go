@@ -1,0 +1,138 @@
+package boundary
+
+import (
+	"bufio"
+	"bytes"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"unsafe"
+)
+
+// rootMount is what keeps walks and reads on the root's own file system.
+type rootMount struct {
+	dev  uint64 // device of the root directory, recorded at Open
+	real string // the root's path with links resolved, as mountinfo shows it
+	// xdev is set when openat2 with RESOLVE_NO_XDEV works (Linux 5.6 and
+	// later): every element of a note's name is then opened so, and the
+	// kernel refuses to cross any mount, bind mounts of one file system
+	// onto itself included. Without it only a change of device is seen.
+	xdev bool
+}
+
+// initMount records the root's device from the opened root directory.
+func (r *Root) initMount() error {
+	info, err := r.dot.Stat()
+	if err != nil {
+		return err
+	}
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return nil
+	}
+	r.mount.dev = uint64(st.Dev)
+	if real, err := filepath.EvalSymlinks(r.dir); err == nil {
+		r.mount.real = real
+	}
+	var probe int
+	var perr error
+	if err := r.dotConn.Control(func(dot uintptr) { probe, perr = openat2(int(dot), ".", noteFlags|syscall.O_DIRECTORY) }); err == nil && perr == nil {
+		syscall.Close(probe)
+		r.mount.xdev = true
+	}
+	return nil
+}
+
+// onRootDevice reports whether info, from an lstat, is on the root's device.
+func (r *Root) onRootDevice(info fs.FileInfo) bool {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	return !ok || uint64(st.Dev) == r.mount.dev
+}
+
+// mountPoints returns the slash-separated names, relative to the root, of
+// every mount point below it, from /proc/self/mountinfo, so that a walk
+// can skip even a bind mount of the root's own file system (same device).
+// Without mountinfo it returns nil; reads still refuse to cross a mount.
+func (r *Root) mountPoints() map[string]bool {
+	if r.mount.real == "" {
+		return nil
+	}
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	var points map[string]bool
+	prefix := strings.TrimSuffix(r.mount.real, "/") + "/"
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		// ID parent major:minor root mount-point options ...
+		fields := bytes.Fields(sc.Bytes())
+		if len(fields) < 5 {
+			continue
+		}
+		point := unescapeMountinfo(string(fields[4]))
+		if rel, ok := strings.CutPrefix(point, prefix); ok && rel != "" {
+			if points == nil {
+				points = map[string]bool{}
+			}
+			points[rel] = true
+		}
+	}
+	return points
+}
+
+// unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMountinfo(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// openHow is the kernel's struct open_how.
+type openHow struct {
+	flags, mode, resolve uint64
+}
+
+const (
+	sysOpenat2     = 437 // the same number on every Linux architecture
+	resolveNoXdev  = 0x01
+	resolveNoLinks = 0x04
+)
+
+// openat2 opens name relative to dir without crossing a mount point (EXDEV)
+// or following a link (ELOOP).
+func openat2(dir int, name string, flags int) (int, error) {
+	p, err := syscall.BytePtrFromString(name)
+	if err != nil {
+		return -1, err
+	}
+	how := openHow{flags: uint64(flags), resolve: resolveNoXdev | resolveNoLinks}
+	for {
+		fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(dir), uintptr(unsafe.Pointer(p)),
+			uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
+		switch errno {
+		case 0:
+			return int(fd), nil
+		case syscall.EINTR:
+			continue
+		}
+		return -1, errno
+	}
+}

@@ -1,0 +1,77 @@
+package boundary
+
+import (
+	"context"
+	"errors"
+	"path/filepath"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/boundary/fusetest"
+)
+
+// Mount points inside the root are never crossed: a bind-mounted directory,
+// a bind-mounted single file (both from the root's own file system, so
+// device numbers alone cannot tell) and a tmpfs are skipped by the walk with
+// a reason and refused by a read. The mounts are made in a private mount
+// namespace, in a copy of this test binary, so nothing outside the test
+// sees them.
+func TestMountPointsAreNotCrossed(t *testing.T) {
+	if !fusetest.InPrivateMountNamespace(t) {
+		return
+	}
+	base := t.TempDir()
+	rootDir := filepath.Join(base, "root")
+	outside := filepath.Join(base, "outside")
+	write(t, filepath.Join(outside, "secret.md"), outsideMarker+"\n")
+	write(t, filepath.Join(outside, "sub", "deep.md"), outsideMarker+" deep\n")
+	write(t, filepath.Join(rootDir, "a.md"), "inside\n")
+	write(t, filepath.Join(rootDir, "file.md"), "covered by a bind mount\n")
+	write(t, filepath.Join(rootDir, "mnt", "covered.md"), "covered\n")
+	write(t, filepath.Join(rootDir, "tmp", "covered.md"), "covered\n")
+	mount := func(src, dst, fstype string, flags uintptr) {
+		t.Helper()
+		if err := syscall.Mount(src, dst, fstype, flags, ""); err != nil {
+			t.Fatalf("mount %s on %s: %v", src, dst, err)
+		}
+		t.Cleanup(func() { syscall.Unmount(dst, syscall.MNT_DETACH) })
+	}
+	mount(outside, filepath.Join(rootDir, "mnt"), "", syscall.MS_BIND)
+	mount(filepath.Join(outside, "secret.md"), filepath.Join(rootDir, "file.md"), "", syscall.MS_BIND)
+	mount("tmpfs", filepath.Join(rootDir, "tmp"), "tmpfs", 0)
+	write(t, filepath.Join(rootDir, "tmp", "other.md"), outsideMarker+" on tmpfs\n")
+
+	r := open(t, rootDir)
+	ctx := context.Background()
+	listing, err := r.Walk(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Listing{
+		Notes: []string{"a.md"},
+		Skipped: []Skipped{
+			{"file.md", ErrMountPoint},
+			{"mnt", ErrMountPoint},
+			{"tmp", ErrMountPoint},
+		},
+	}
+	if diff := cmp.Diff(want, listing, cmp.Comparer(func(a, b error) bool { return a == b })); diff != "" {
+		t.Errorf("Walk mismatch (-want +got):\n%s", diff)
+	}
+	for _, name := range []string{"file.md", "mnt/secret.md", "mnt/sub/deep.md", "tmp/other.md"} {
+		data, err := r.ReadNote(ctx, name)
+		if !errors.Is(err, ErrMountPoint) || data != nil {
+			t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
+		}
+	}
+	// Without openat2 a read still refuses a note on another device.
+	r.mount.xdev = false
+	for _, name := range []string{"tmp/other.md"} {
+		data, err := r.ReadNote(ctx, name)
+		if !errors.Is(err, ErrMountPoint) || data != nil {
+			t.Errorf("without openat2: ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package boundary
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+)
+
+// A Reader reads notes one after another into buffers its caller reuses,
+// on a goroutine of its own that is kept from one read to the next. Like
+// [Root.ReadNote], a read returns by ctx's deadline even when the file
+// system never answers; keeping the goroutine makes that cost a hand-over
+// per note rather than a new goroutine, which matters to a search reading
+// thousands of notes. A Reader is not safe for concurrent use; Close it
+// when done.
+type Reader struct {
+	root *Root
+	w    *readWorker // nil before the first read and after one is abandoned
+}
+
+// NewReader returns a Reader of notes under r.
+func (r *Root) NewReader() *Reader { return &Reader{root: r} }
+
+// readWorker is the goroutine of a Reader.
+type readWorker struct {
+	req   chan readReq
+	resp  chan readResp
+	state atomic.Int32 // of the read in progress: running, finished or abandoned
+}
+
+type readReq struct {
+	ctx  context.Context
+	name string
+	buf  []byte
+}
+
+type readResp struct {
+	data     []byte
+	err      error
+	panicked any
+}
+
+// Read returns the contents of the note called name, read into buf's
+// storage when it is large enough: with a capacity of at least
+// [MaxFileSize]+1 it never allocates; otherwise the contents are read into
+// new memory. The result aliases buf when it fits, so it is only valid
+// until buf is reused. Every check of [Root.ReadNote] applies.
+//
+// When the read is refused with [ErrNotInTime], the abandoned read may
+// still write into buf's storage later: buf must not be used again. Such a
+// refusal also matches ctx's error with [errors.Is].
+func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, error) {
+	r := rd.root
+	if err := r.startRead(ctx, name); err != nil {
+		return nil, err
+	}
+	if ctx.Done() == nil {
+		return r.readNote(ctx, name, buf) // nothing can end the wait
+	}
+	if r.abandoned.Load() >= maxAbandoned {
+		return nil, refuse(name, ErrNotInTime, ErrNotInTime)
+	}
+	w := rd.w
+	if w == nil {
+		w = &readWorker{req: make(chan readReq), resp: make(chan readResp, 1)}
+		go w.run(r)
+		rd.w = w
+	}
+	w.state.Store(running)
+	w.req <- readReq{ctx, name, buf}
+	var res readResp
+	select {
+	case res = <-w.resp:
+	case <-ctx.Done():
+		r.abandoned.Add(1)
+		if w.state.CompareAndSwap(running, abandoned) {
+			// The worker ends when its read returns; the next read starts
+			// another.
+			close(w.req)
+			rd.w = nil
+			return nil, notInTime(name, fmt.Errorf("%w: %w", ErrNotInTime, ctx.Err()))
+		}
+		r.abandoned.Add(-1) // the read finished meanwhile
+		res = <-w.resp
+	}
+	if res.panicked != nil {
+		panic(res.panicked)
+	}
+	return res.data, res.err
+}
+
+// Close ends the Reader's goroutine, or lets an abandoned one end when its
+// read returns.
+func (rd *Reader) Close() {
+	if rd.w != nil {
+		close(rd.w.req)
+		rd.w = nil
+	}
+}
+
+// run serves reads until req is closed or a read is abandoned.
+func (w *readWorker) run(r *Root) {
+	for q := range w.req {
+		res := w.read(r, q)
+		if !w.state.CompareAndSwap(running, finished) {
+			r.abandoned.Add(-1) // abandoned: nobody waits for res
+			return
+		}
+		w.resp <- res
+	}
+}
+
+func (w *readWorker) read(r *Root, q readReq) (res readResp) {
+	defer func() {
+		if v := recover(); v != nil {
+			res = readResp{panicked: v}
+		}
+	}()
+	data, err := r.readNote(q.ctx, q.name, q.buf)
+	return readResp{data: data, err: err}
+}
