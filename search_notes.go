@@ -41,7 +41,7 @@ const inputSchema = `{
       "type": "string",
       "minLength": 1,
       "maxLength": 200,
-      "description": "The phrase to find. Case does not matter; spaces match spaces, tabs or one line break."
+      "description": "The phrase to find. Case does not matter; white space matches any white space, with at most one line break."
     }
   },
   "required": ["query"],
