@@ -18,7 +18,7 @@ import (
 // real server, with no absolute path or operating-system message in the
 // reply or the log. The tests run as root, where chmod 000 does not stop a
 // read, so unreadable files and directories, and a file vanishing at an
-// exact moment, are made through the fault seam (boundary.Root.InjectFaults,
+// exact moment, are made through the fault seam (boundary.Options.Faults,
 // installed by hInjectFaults); the other faults are made for real.
 
 // faultSearch runs one search on a server over dir and returns the decoded

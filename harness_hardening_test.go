@@ -65,7 +65,7 @@ func hWrite(t testing.TB, path, text string) {
 }
 
 // hFaults is the fault hook that hOpenRoot installs on each Root it opens
-// (see boundary.Root.InjectFaults), so that a test can inject faults into
+// (see boundary.Options.Faults), so that a test can inject faults into
 // the server that hStart starts. Set it with hInjectFaults before
 // starting the server. It is package state, so tests that set it must not
 // run in parallel; none of this package's tests do.
@@ -81,12 +81,9 @@ func hInjectFaults(t testing.TB, h boundary.FaultHook) {
 
 func hOpenRoot(t testing.TB, dir string) *boundary.Root {
 	t.Helper()
-	root, err := boundary.Open(dir)
+	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: hFaults})
 	if err != nil {
 		t.Fatal(err)
-	}
-	if hFaults != nil {
-		root.InjectFaults(hFaults)
 	}
 	t.Cleanup(func() { root.Close() })
 	return root

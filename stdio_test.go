@@ -305,7 +305,7 @@ func TestTransportOneLinePerMessage(t *testing.T) {
 
 // slowReads makes every note read take d and counts reads and reads that
 // saw their context cancelled. It is a fault seam (see
-// boundary.Root.InjectFaults): reads are made slow on purpose. Install it
+// boundary.Options.Faults): reads are made slow on purpose. Install it
 // before starting the server.
 type slowReads struct {
 	d         time.Duration

@@ -106,7 +106,7 @@ func TestStuckWalkIsAbandoned(t *testing.T) {
 	_, rootDir := fixture(t)
 	r := open(t, rootDir)
 	release := make(chan struct{})
-	r.InjectFaults(func(ctx context.Context, op Op, name string) error {
+	r.injectFaults(func(ctx context.Context, op Op, name string) error {
 		if op == ListDir {
 			<-release // ignores ctx, as a system call would
 		}

@@ -15,7 +15,7 @@ const (
 	Opened
 )
 
-// FaultHook is called with the operation about to happen and the
+// A FaultHook is called with the operation about to happen and the
 // slash-separated name relative to the root. A non-nil error is used as the
 // operating system's answer to that operation (and, like one, never shown
 // to a client: only the reason it maps to is). A hook may also sleep (to
@@ -24,14 +24,17 @@ const (
 // that reads through the Root.
 type FaultHook func(ctx context.Context, op Op, name string) error
 
-// InjectFaults makes r call h just before it lists a directory, just
-// before it reads a note, and between opening a note and checking it. It is
-// for tests: some faults cannot be made for real where tests run (as root, a
-// file with mode 000 is still readable, and a file cannot be made to vanish
-// at an exact moment between a walk and a read). It must be called before r
-// is used, and not concurrently with any other method. The program itself
-// never installs a hook, and a Root without one makes no call.
-func (r *Root) InjectFaults(h FaultHook) { r.faults = h }
+// Options holds what [OpenOptions] can set beyond [Open]'s defaults.
+type Options struct {
+	// Faults, when not nil, is called just before the Root lists a
+	// directory, just before it reads a note, and between opening a note
+	// and checking it. It is for tests: some faults cannot be made for real
+	// where tests run (as root, a file with mode 000 is still readable, and
+	// a file cannot be made to vanish at an exact moment between a walk and
+	// a read). The program itself never sets it, and a Root without one
+	// makes no call.
+	Faults FaultHook
+}
 
 // fault runs the installed hook, if any.
 func (r *Root) fault(ctx context.Context, op Op, name string) error {

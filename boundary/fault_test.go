@@ -15,12 +15,12 @@ import (
 
 // The fault seam: an error from the hook is taken as the operating system's
 // answer, on the one Root it was installed on and no other.
-func TestInjectFaults(t *testing.T) {
+func TestFaultHook(t *testing.T) {
 	_, rootDir := fixture(t)
 	write(t, filepath.Join(rootDir, "closed", "inner.md"), "inner\n")
 	r := open(t, rootDir)
 	var calls []string
-	r.InjectFaults(func(_ context.Context, op Op, name string) error {
+	r.injectFaults(func(_ context.Context, op Op, name string) error {
 		calls = append(calls, map[Op]string{ListDir: "list", ReadFile: "read", Opened: "opened"}[op]+" "+name)
 		switch {
 		case op == ReadFile && name == "a.md":
@@ -86,7 +86,7 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := open(t, rootDir)
-			r.InjectFaults(func(ctx context.Context, op Op, n string) error {
+			r.injectFaults(func(ctx context.Context, op Op, n string) error {
 				if op == Opened && n == name {
 					if err := os.Remove(p); err != nil {
 						t.Error(err)
@@ -104,7 +104,7 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 		p := filepath.Join(rootDir, "note.md")
 		write(t, p, "first\n")
 		r := open(t, rootDir)
-		r.InjectFaults(func(ctx context.Context, op Op, n string) error {
+		r.injectFaults(func(ctx context.Context, op Op, n string) error {
 			if op == Opened && n == "note.md" {
 				write(t, p+".new", "second\n")
 				if err := os.Rename(p+".new", p); err != nil {
@@ -118,3 +118,6 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 		}
 	})
 }
+
+// injectFaults installs h on r, which must not be in use yet.
+func (r *Root) injectFaults(h FaultHook) { r.faults = h }

@@ -20,7 +20,7 @@ type Root struct {
 	// its descriptor without switching it to blocking mode.
 	dot     *os.File
 	dotConn syscall.RawConn
-	faults  FaultHook // nil outside tests; see InjectFaults
+	faults  FaultHook // nil outside tests; see Options
 	mount   rootMount
 	// abandoned counts operations still running whose caller gave up at
 	// its deadline (see await).
@@ -29,7 +29,10 @@ type Root struct {
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
 // is missing, is not a directory or cannot be read.
-func Open(dir string) (*Root, error) {
+func Open(dir string) (*Root, error) { return OpenOptions(dir, Options{}) }
+
+// OpenOptions is [Open] with opts applied.
+func OpenOptions(dir string, opts Options) (*Root, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
@@ -65,7 +68,7 @@ func Open(dir string) (*Root, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
 	}
-	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn}
+	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults}
 	if err := root.initMount(); err != nil {
 		root.Close()
 		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))

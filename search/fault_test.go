@@ -13,7 +13,7 @@ import (
 )
 
 // TestScanWorkerPanicReachesCaller makes the read of one note panic (through
-// the boundary's fault seam, Root.InjectFaults) while notes are searched on
+// the boundary's fault seam, Options.Faults) while notes are searched on
 // worker goroutines. The panic must come out of Run on the caller's
 // goroutine, where the server recovers it; left on a worker it would end the
 // process.
@@ -25,17 +25,16 @@ func TestScanWorkerPanicReachesCaller(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	root, err := boundary.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
-	root.InjectFaults(func(ctx context.Context, op boundary.Op, name string) error {
+	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(ctx context.Context, op boundary.Op, name string) error {
 		if op == boundary.ReadFile && name == "n07.md" {
 			panic("injected panic")
 		}
 		return nil
-	})
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	q, err := ParseQuery("absent")
 	if err != nil {
 		t.Fatal(err)

@@ -349,11 +349,6 @@ func TestRunParallelCancelled(t *testing.T) {
 	if _, err := corpus.Generate(dir, corpus.Options{Files: 300, Size: 1000, Seed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	root, err := boundary.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer root.Close()
 	q, err := ParseQuery(corpus.Absent)
 	if err != nil {
 		t.Fatal(err)
@@ -362,7 +357,7 @@ func TestRunParallelCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var reads atomic.Int32
-	root.InjectFaults(func(_ context.Context, op boundary.Op, _ string) error {
+	hook := func(_ context.Context, op boundary.Op, _ string) error {
 		if op == boundary.ReadFile && reads.Add(1) == 50 {
 			cancel()
 			// This read is still going on when the others see the
@@ -370,7 +365,12 @@ func TestRunParallelCancelled(t *testing.T) {
 			time.Sleep(100 * time.Millisecond)
 		}
 		return nil
-	})
+	}
+	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: hook})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
 	if _, err := Run(ctx, root, q); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run cancelled after 50 reads: %v, want context.Canceled", err)
 	}
