@@ -34,6 +34,9 @@ type Config struct {
 	ServerSource string
 	// KeepTemp leaves the temp dir in place for inspection.
 	KeepTemp bool
+	// Isolation is "auto" (private namespaces where the kernel allows
+	// them, else the process group only) or "off".
+	Isolation string
 }
 
 // Check8ProtocolVersion is requested through initialize in check 8 unless
@@ -92,6 +95,8 @@ type runner struct {
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
+	sb         *sandbox
+	processes  int // server processes started, for check 16
 }
 
 // Run performs one acceptance run. It returns an error only when the run
@@ -137,18 +142,29 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		checks:     map[string]*CheckResult{},
 		violations: map[string][]string{},
 	}
+	sb, err := newSandbox(ctx, lay.Base, cfg.Isolation)
+	if err != nil {
+		return nil, fmt.Errorf("preparing the server's environment: %w", err)
+	}
+	if !cfg.KeepTemp {
+		defer sb.remove()
+	}
+	r.sb = sb
+	r.rep.Isolation = sb.isolation
 	f, d, l := before.counts()
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
 	for _, def := range catalog {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
-	steps := []struct {
-		id string
-		fn func(context.Context, *session, *CheckResult)
-	}{
-		{"1", r.check1}, {"2", r.check2}, {"3", r.check3}, {"4", r.check4},
-		{"5", r.check5}, {"6", r.check6}, {"8", r.check8},
+	type step struct {
+		id    string
+		fn    func(context.Context, *session, *CheckResult)
+		setup func(*CheckResult) func() // runs before the server starts; returns the cleanup
+	}
+	steps := []step{
+		{id: "1", fn: r.check1}, {id: "2", fn: r.check2}, {id: "3", fn: r.check3}, {id: "4", fn: r.check4},
+		{id: "5", fn: r.check5}, {id: "6", fn: r.check6}, {id: "8", fn: r.check8},
 	}
 	for _, st := range steps {
 		version := cfg.ProtocolVersion
@@ -159,7 +175,28 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		r.inSession(ctx, st.id, version, st.fn)
 	}
+	r.protocolChecks(ctx)
+	more := []step{
+		{id: "9", fn: r.check9}, {id: "10", fn: r.check10}, {id: "11", fn: r.check11},
+		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: r.check14},
+		{id: "15", fn: r.check15}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
+		{id: "19", fn: r.check19}, {id: "20", fn: r.check20, setup: r.setupTraps(false)},
+		{id: "21", fn: r.check21}, {id: "22", fn: r.check22, setup: r.setupTraps(true)},
+	}
+	for _, st := range more {
+		if st.setup != nil {
+			cleanup := st.setup(r.checks[st.id])
+			if cleanup == nil {
+				continue // skipped or failed, with the reason
+			}
+			r.inSession(ctx, st.id, cfg.ProtocolVersion, st.fn)
+			cleanup()
+			continue
+		}
+		r.inSession(ctx, st.id, cfg.ProtocolVersion, st.fn)
+	}
 	r.check7(before)
+	r.check16()
 	r.applyGlobal()
 
 	for _, def := range catalog {
@@ -201,11 +238,20 @@ func (r *runner) inSession(ctx context.Context, id string, version string, fn fu
 		c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
 		return
 	}
+	home, tmp, err := r.processDirs(id)
+	if err != nil {
+		c.fail("preparing HOME and TMPDIR: %v", err)
+		return
+	}
+	defer r.checkLeftovers(id, home, tmp)
 	s, err := startSession(ctx, id, sessionConfig{
 		command:         r.cfg.Server,
 		root:            r.lay.Root,
 		timeout:         r.cfg.Timeout,
 		protocolVersion: version,
+		sb:              r.sb,
+		home:            home,
+		tmp:             tmp,
 	})
 	if err != nil {
 		f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the timeout; run it by hand and read its stderr."}
@@ -238,10 +284,34 @@ func (r *runner) inSession(ctx context.Context, id string, version string, fn fu
 	r.afterSession(s, c)
 }
 
+// processDirs makes the fresh HOME and TMPDIR of the next server process.
+func (r *runner) processDirs(id string) (home, tmp string, err error) {
+	r.processes++
+	return r.sb.processDirs(fmt.Sprintf("%02d-check-%s", r.processes, id))
+}
+
+// checkLeftovers fails check 16 for anything a process left in its HOME
+// or TMPDIR.
+func (r *runner) checkLeftovers(id, home, tmp string) {
+	left := append(leftovers("$HOME", home), leftovers("$TMPDIR", tmp)...)
+	if len(left) == 0 {
+		return
+	}
+	shown := left
+	if len(shown) > 8 {
+		shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left)-8))
+	}
+	r.checks["16"].add(finding{
+		msg:    fmt.Sprintf("during check %s the server wrote into its fresh HOME or TMPDIR: %s", id, left[0]),
+		detail: shown,
+	})
+}
+
 // afterSession scans every reply of a finished session for leaks.
 func (r *runner) afterSession(s *session, c *CheckResult) {
 	c.Exchanges = append(c.Exchanges, s.exchanges...)
 	r.allExchanges = append(r.allExchanges, s.exchanges...)
+	r.judgePassages(s.exchanges)
 	seen := map[string]bool{}
 	for _, ex := range s.exchanges {
 		for _, h := range r.scan(ex.replyText) {
@@ -257,6 +327,9 @@ func (r *runner) afterSession(s *session, c *CheckResult) {
 		}
 	}
 	for _, h := range r.scan(s.stderr.String()) {
+		// A diagnostic naming an outside path is for the person running the
+		// server, not the client: a warning. Outside content is a leak.
+		h.warn = h.warn || h.path
 		r.attribute(c, h, "server's stderr", nil, []string{"stderr: " + clip(h.line, 300)})
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
@@ -268,6 +341,8 @@ type leakHit struct {
 	what   string
 	line   string // the line of output holding it
 	checks []string
+	warn   bool // a leak the specification does not name (a hard link)
+	path   bool // only a path was revealed
 }
 
 // scan looks for bytes the server could only have got from outside the
@@ -281,7 +356,11 @@ func (r *runner) scan(text string) []leakHit {
 	var hits []leakHit
 	for _, sec := range r.lay.Secrets {
 		if line, ok := lineWith(text, sec.Canary); ok {
-			hits = append(hits, leakHit{what: "secret token of " + sec.Label, line: line, checks: sec.Checks})
+			what := "secret token of " + sec.Label
+			if sec.PathOnly {
+				what = sec.Label
+			}
+			hits = append(hits, leakHit{what: what, line: line, checks: sec.Checks, warn: sec.Warn, path: sec.PathOnly})
 		}
 	}
 	if line, ok := lineWith(text, r.lay.OversizeCanary); ok {
@@ -327,10 +406,12 @@ func contains(ss []string, s string) bool {
 
 func (r *runner) attribute(c *CheckResult, h leakHit, where string, ex *Exchange, detail []string) {
 	msg := fmt.Sprintf("%s appeared in the %s", h.what, where)
-	c.add(finding{msg: msg, ex: ex, detail: detail})
+	if !h.warn || contains(h.checks, c.ID) {
+		c.add(finding{msg: msg, ex: ex, detail: detail, warn: h.warn})
+	}
 	for _, id := range h.checks {
 		if id != c.ID {
-			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail})
+			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail, warn: h.warn})
 		}
 	}
 }
@@ -364,20 +445,28 @@ func (r *runner) applyGlobal() {
 	if len(ids) == 0 {
 		r.checks["8"].Summary += "; stdout of every server process carried only JSON-RPC"
 	}
-	for _, ex := range r.allExchanges {
+}
+
+// judgePassages checks, while the session's fixtures still exist, that every
+// passage a reply in this repository's shape names is byte-for-byte in a
+// regular file inside the root.
+func (r *runner) judgePassages(exchanges []*Exchange) {
+	for _, ex := range exchanges {
 		if ex.result == nil {
 			continue
 		}
-		if shape, ok := parseOurShape(ex.result); ok {
-			for _, pr := range r.passageProblems(shape) {
-				if pr.check == "2" && ex.Check == "2" {
-					continue // check 2 judges its own reply
-				}
-				if pr.check == ex.Check {
-					r.checks[pr.check].failOn(ex, "%s", pr.what)
-				} else {
-					r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
-				}
+		shape, ok := parseOurShape(ex.result)
+		if !ok {
+			continue
+		}
+		for _, pr := range r.passageProblems(shape) {
+			if pr.check == "2" && ex.Check == "2" {
+				continue // check 2 judges its own reply
+			}
+			if pr.check == ex.Check {
+				r.checks[pr.check].failOn(ex, "%s", pr.what)
+			} else {
+				r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
 			}
 		}
 	}
