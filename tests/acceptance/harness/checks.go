@@ -328,9 +328,10 @@ func (r *runner) check5(ctx context.Context, s *session, c *CheckResult) {
 		}
 	}
 	queries = append(queries, "escape-link.md", "linked-dir")
+	first := len(s.exchanges)
 	n := r.searchAll(ctx, s, c, queries)
-	c.Summary = fmt.Sprintf("%d searches for the markers behind escape-link.md, linked-dir/ and chain-1.md returned no outside bytes and no temp-dir path", n)
-	if ex := s.exchanges; len(ex) > 0 && ex[0].result != nil {
+	c.Summary = fmt.Sprintf("%d searches for the public words of the files behind the symlinks returned no outside byte", n)
+	if ex := s.exchanges[first:]; len(ex) > 0 && ex[0].result != nil {
 		if shape, ok := parseOurShape(ex[0].result); ok && shape.HasSkipped {
 			var names []string
 			for _, sk := range shape.Skipped {
@@ -470,6 +471,9 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	}
 	slowest := int64(0)
 	for _, e := range s.exchanges {
+		if e.Check != c.ID {
+			continue
+		}
 		slowest = max(slowest, e.Millis)
 	}
 	parts = append(parts, fmt.Sprintf("slowest call %d ms (limit %s)", slowest, r.cfg.Timeout))

@@ -279,33 +279,45 @@ func (r *runner) judgeTools(c *CheckResult, tools []*mcp.Tool, lex *Exchange) {
 
 var volatileRe = regexp.MustCompile(`\d+(\.\d+)?\s*(ms|µs|us|ns|s|sec|secs|seconds|milliseconds)\b|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?`)
 
-// Check 15: the same call twice gives the same answer.
+// Check 15: the same call twice gives the same answer. The spread word
+// is in notes of several folders, so an order that depends on a map or a
+// hash shows; it is asked five times.
 func (r *runner) check15(ctx context.Context, s *session, c *CheckResult) {
 	var same []string
-	for _, q := range []string{"sign-in", r.lay.BoundMarker, r.lay.Absent} {
-		a := s.callSearch(ctx, q)
-		b := s.callSearch(ctx, q)
-		if a.failed() || b.failed() {
-			answered(c, a)
-			answered(c, b)
+	for _, q := range []string{"sign-in", r.lay.BoundMarker, r.lay.Absent, r.lay.SpreadMarker} {
+		times := 2
+		if q == r.lay.SpreadMarker {
+			times = 5
+		}
+		first := s.callSearch(ctx, q)
+		if !answered(c, first) {
 			continue
 		}
-		ra := volatileRe.ReplaceAllString(a.Reply, "<duration>")
-		rb := volatileRe.ReplaceAllString(b.Reply, "<duration>")
-		if ra != rb {
-			c.add(finding{msg: fmt.Sprintf("two identical calls for %q got different replies", clip(q, 40)), ex: a,
-				detail: append([]string{"second reply:"}, b.evidenceLines()[1:]...)})
-			continue
+		want := volatileRe.ReplaceAllString(first.Reply, "<duration>")
+		differs := false
+		for i := 1; i < times && !differs; i++ {
+			again := s.callSearch(ctx, q)
+			if !answered(c, again) {
+				differs = true
+				break
+			}
+			if volatileRe.ReplaceAllString(again.Reply, "<duration>") != want {
+				differs = true
+				c.add(finding{msg: fmt.Sprintf("identical calls for %q got different replies (call 1 and call %d)", clip(q, 40), i+1), ex: first,
+					detail: append([]string{fmt.Sprintf("call %d:", i+1)}, again.evidenceLines()[1:]...)})
+			}
 		}
-		same = append(same, clip(q, 30))
+		if !differs {
+			same = append(same, fmt.Sprintf("%s (%d calls)", clip(q, 30), times))
+		}
 	}
-	c.Summary = fmt.Sprintf("identical replies (ignoring durations and timestamps) to two calls each for %s", strings.Join(same, ", "))
+	c.Summary = "identical replies, ignoring durations and timestamps, for " + strings.Join(same, ", ")
 }
 
 // check16 sums up the HOME and TMPDIR findings of every process.
 func (r *runner) check16() {
 	c := r.checks["16"]
-	c.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", r.processes)
+	c.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", r.dirs)
 }
 
 // searchAndProbe searches the given queries and, when the server offers
@@ -451,11 +463,14 @@ func (r *runner) check21(ctx context.Context, s *session, c *CheckResult) {
 	if answered(c, ex) && !ex.result.IsError && !containsAny(replyTexts(ex.result), r.lay.InjectMarker) {
 		c.warnOn(ex, "the note %s was not returned as a passage", r.lay.InjectRel)
 	}
+	for _, sec := range r.secretFor("21") {
+		answered(c, s.callSearch(ctx, sec.Marker))
+	}
 	after, lex2 := s.listTools(ctx)
 	if answered(c, lex2) && toolNames(before) != toolNames(after) {
 		c.failOn(lex2, "tools/list changed after the note was read: before [%s], after [%s]", toolNames(before), toolNames(after))
 	}
-	c.Summary = fmt.Sprintf("the note asking to call write_note and quote ../outside.md came back as text; no outside byte, tools unchanged [%s]", toolNames(after))
+	c.Summary = fmt.Sprintf("%s (asking to call write_note and quote ../outside.md, with include directives for ../include-target.md) came back as text; no outside byte, tools unchanged [%s]", r.lay.InjectRel, toolNames(after))
 }
 
 // Check 22: an unreadable file.

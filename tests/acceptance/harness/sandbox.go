@@ -118,30 +118,44 @@ func goEnv(ctx context.Context) map[string]string {
 	return out
 }
 
-// processDirs makes a fresh HOME and TMPDIR for one server process.
+// processDirs makes a fresh HOME and TMPDIR for one server process, and
+// beside them the folder XDG_CONFIG_HOME points at. The go command writes
+// telemetry counters under the user's config folder; that folder holds only
+// go/telemetry/mode, set to off, so that `go run` writes nothing.
 func (sb *sandbox) processDirs(name string) (home, tmp string, err error) {
-	home = filepath.Join(sb.aux, "process-"+name, "home")
-	tmp = filepath.Join(sb.aux, "process-"+name, "tmp")
-	for _, d := range []string{home, tmp} {
+	dir := filepath.Join(sb.aux, "process-"+name)
+	home, tmp = filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
+	for _, d := range []string{home, tmp, filepath.Join(dir, "config", "go", "telemetry")} {
 		if err := os.MkdirAll(d, 0o755); err != nil {
 			return "", "", err
 		}
 	}
+	if err := os.WriteFile(filepath.Join(dir, "config", "go", "telemetry", "mode"), []byte("off"), 0o644); err != nil {
+		return "", "", err
+	}
 	return home, tmp, nil
 }
+
+// configDir is the XDG_CONFIG_HOME of the process whose HOME is home.
+func configDir(home string) string { return filepath.Join(filepath.Dir(home), "config") }
 
 // envFor is the environment of one server process.
 func (sb *sandbox) envFor(root, home, tmp string) []string {
 	env := append([]string(nil), sb.env...)
-	return append(env, "HOME="+home, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp, "PRACTICE_NOTES_ROOT="+root)
+	return append(env, "HOME="+home, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp,
+		"XDG_CONFIG_HOME="+configDir(home), "PRACTICE_NOTES_ROOT="+root)
 }
 
-// leftovers lists what a process left in its HOME or TMPDIR, with the
-// start of each file's content.
-func leftovers(label, dir string) []string {
+// leftovers lists what a process left in its HOME or TMPDIR (or config
+// folder), with the start of each file's content. Paths for which skip
+// returns true are the toolchain's own.
+func leftovers(label, dir string, skip func(rel string) bool) []string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == dir {
+			return nil
+		}
+		if rel, _ := filepath.Rel(dir, p); skip != nil && skip(filepath.ToSlash(rel)) {
 			return nil
 		}
 		rel, _ := filepath.Rel(dir, p)

@@ -230,7 +230,10 @@ type session struct {
 
 	exchanges []*Exchange
 	connectMs int64
-	requested string // protocol version asked for ("" = SDK default)
+	requested string   // protocol version asked for ("" = SDK default)
+	checks    []string // the checks this process served
+	lastExit  exitInfo
+	stopped   *exitInfo
 	// stuck describes the first request the server did not answer in
 	// time; later requests in the session are not sent, so that a hung
 	// server costs one timeout per check, not one per request.
@@ -253,6 +256,7 @@ type sessionConfig struct {
 	command         string
 	root            string
 	timeout         time.Duration
+	startTimeout    time.Duration
 	protocolVersion string
 	sb              *sandbox
 	home, tmp       string // fresh HOME and TMPDIR for this process
@@ -301,7 +305,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	if cfg.protocolVersion != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: cfg.protocolVersion}
 	}
-	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	cctx, cancel := context.WithTimeout(ctx, cfg.startTimeout)
 	defer cancel()
 	t0 := time.Now()
 	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: inW}, opts)
@@ -313,7 +317,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 			why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
 		case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
 			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
-				why = fmt.Sprintf("no initialize answer within %s", cfg.timeout)
+				why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
 			}
 		}
 		s.stop(2 * time.Second)
@@ -348,6 +352,16 @@ func (s *session) outputTail() []string {
 	return out
 }
 
+// exited reports whether the process has ended.
+func (s *session) exited() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // exitInfo describes how the process ended after its stdin was closed.
 type exitInfo struct {
 	OnItsOwn bool          // exited before the harness signalled it
@@ -359,6 +373,10 @@ type exitInfo struct {
 // stop closes the client side (which closes the server's stdin), waits up
 // to grace for the process to exit, then terminates and kills its group.
 func (s *session) stop(grace time.Duration) exitInfo {
+	if s.stopped != nil {
+		return *s.stopped
+	}
+	defer func() { info := s.lastExit; s.stopped = &info }()
 	closedAt := time.Now()
 	if s.cs != nil {
 		closed := make(chan struct{})
@@ -388,6 +406,7 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	if s.cmd.ProcessState != nil {
 		info.Code = s.cmd.ProcessState.ExitCode()
 	}
+	s.lastExit = info
 	select {
 	case <-s.tap.done:
 	case <-time.After(time.Second):

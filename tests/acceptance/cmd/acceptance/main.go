@@ -36,6 +36,7 @@ func run() int {
 	record := fs.String("record", "", "write the completion record (Markdown) to this file")
 	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
+	startTimeout := fs.Duration("start-timeout", 30*time.Second, "limit for starting the server and its initialize handshake (go run and npx compile or install first)")
 	exitTimeout := fs.Duration("exit-timeout", 5*time.Second, "how long the server may take to exit after stdin closes")
 	protocol := fs.String("protocol-version", "", "force an MCP protocol version (default: the SDK's, falling back as needed)")
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
@@ -63,6 +64,7 @@ func run() int {
 		Server:          *server,
 		PracticeData:    *practice,
 		Timeout:         *timeout,
+		StartTimeout:    *startTimeout,
 		ExitTimeout:     *exitTimeout,
 		ProtocolVersion: *protocol,
 		ServerSource:    *source,
