@@ -244,13 +244,14 @@ func TestRepositoryServer(t *testing.T) {
 	md := string(b)
 	for _, field := range []string{
 		"**Server source created:** this repository's Go server",
-		"**Boundary tests run:** the eight acceptance checks",
+		"**Boundary tests run:** the specification's eight acceptance tests",
 		"**Exact passage manually checked:** Pending",
-		"**Client and transport:** client: the acceptance harness's own MCP client, github.com/modelcontextprotocol/go-sdk v",
-		"transport: stdio",
+		"**Client and transport:** the acceptance harness's own MCP client, github.com/modelcontextprotocol/go-sdk v",
+		"stdio transport",
 		"**Integration demonstrated:** check 8 PASS",
 		"**Unverified behavior:**",
 		" passed, 0 failed",
+		"[record.evidence.md](record.evidence.md)",
 	} {
 		if !strings.Contains(md, field) {
 			t.Errorf("record lacks %q", field)
@@ -258,6 +259,33 @@ func TestRepositoryServer(t *testing.T) {
 	}
 	if strings.Contains(md, "___") {
 		t.Errorf("record still has blank fields")
+	}
+	if n := strings.Count(md, "\n"); n > 120 {
+		t.Errorf("the record is %d lines, more than one page (120)", n)
+	}
+	if tmp := filepath.Clean(os.TempDir()) + "/"; strings.Contains(md, tmp) {
+		t.Errorf("the one-page record names temp paths (%s...)", tmp)
+	}
+	for _, id := range harness.CheckIDs() {
+		if !strings.Contains(md, "\n| "+id+" | ") {
+			t.Errorf("the record has no line for check %s", id)
+		}
+	}
+	ev, err := os.ReadFile(filepath.Join(filepath.Dir(record), "record.evidence.md"))
+	if err != nil {
+		t.Fatalf("the evidence file the record links to: %v", err)
+	}
+	for _, want := range []string{"## PASS 1: ", "## PASS 8: ", "-> tools/call ", "## N2 passage"} {
+		if !strings.Contains(string(ev), want) {
+			t.Errorf("evidence file lacks %q", want)
+		}
+	}
+	seen := map[string]bool{}
+	for _, list := range regexp.MustCompile(`"skipped":\[[^\[\]]+\]`).FindAllString(string(ev), -1) {
+		if seen[list] && !strings.Contains(list, "the same list as above") {
+			t.Errorf("the evidence file repeats a skipped-file list: %.200s", list)
+		}
+		seen[list] = true
 	}
 }
 

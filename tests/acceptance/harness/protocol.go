@@ -168,6 +168,7 @@ func (r *runner) protocolChecks(ctx context.Context) {
 		}
 		return
 	}
+	r.rep.Processes++
 	defer rs.stop(r.cfg.ExitTimeout)
 	var seen []map[string]json.RawMessage
 	keep := func(id string, ex *Exchange) { cs[id].Exchanges = append(cs[id].Exchanges, ex) }

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"practice-notes/tests/acceptance/harness"
@@ -33,7 +34,7 @@ func run() int {
 	fs := flag.NewFlagSet("acceptance", flag.ContinueOnError)
 	server := fs.String("server", "", "server command line; {root} is replaced by the practice root (required)")
 	practice := fs.String("practice-data", "practice-data", "directory copied into the practice root")
-	record := fs.String("record", "", "write the completion record (Markdown) to this file")
+	record := fs.String("record", "", "write the one-page completion record (Markdown) to this file, and its full evidence beside it (FILE.md -> FILE.evidence.md)")
 	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
 	startTimeout := fs.Duration("start-timeout", 30*time.Second, "limit for starting the server and its initialize handshake (go run and npx compile or install first)")
@@ -87,11 +88,16 @@ func run() int {
 		rep.WriteText(os.Stdout)
 	}
 	if *record != "" {
-		if err := os.WriteFile(*record, []byte(rep.Markdown()), 0o644); err != nil {
+		evidence := harness.EvidencePath(*record)
+		if err := os.WriteFile(*record, []byte(rep.Record(filepath.Base(evidence))), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "acceptance: writing record:", err)
 			return 2
 		}
-		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record)
+		if err := os.WriteFile(evidence, []byte(rep.Evidence(filepath.Base(*record))), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: writing evidence:", err)
+			return 2
+		}
+		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record, "and its evidence to", evidence)
 	}
 	if rep.Failed > 0 {
 		return 1
