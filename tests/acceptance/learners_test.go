@@ -193,3 +193,76 @@ func TestLearnerServers(t *testing.T) {
 		})
 	}
 }
+
+// TestServerChildrenAreKilled starts servers that leave a background
+// process behind: it must be gone after the run, through the process group
+// always, and through the PID namespace even when it left the group.
+func TestServerChildrenAreKilled(t *testing.T) {
+	python, err := exec.LookPath("python3")
+	if err != nil {
+		t.Skip("SKIP: python3 is not on PATH, so the Python learner server cannot run")
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	server := python + " " + filepath.Join(wd, "testdata", "learners", "python", "server.py") + " --root {root}"
+	tests := []struct {
+		name, spawn, isolation string
+		needNamespaces         bool
+	}{
+		{"child in the group, isolation off", "sleep 291.25 &", "off", false},
+		{"child in the group, isolated", "sleep 292.25 &", "auto", false},
+		{"child in a new session, isolated", "setsid sleep 293.25 &", "auto", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			rep, err := harness.Run(context.Background(), harness.Config{
+				Server:       tt.spawn + " exec " + server,
+				PracticeData: testPracticeData,
+				ExitTimeout:  2 * time.Second,
+				Isolation:    tt.isolation,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tt.needNamespaces && !strings.HasPrefix(rep.Isolation, "process group;") {
+				t.Skip("SKIP: private namespaces are not available here: " + rep.Isolation)
+			}
+			if rep.Failed != 0 {
+				t.Errorf("failed %v", rep.IDs(harness.StatusFail))
+			}
+			arg := strings.Fields(tt.spawn)[len(strings.Fields(tt.spawn))-2]
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				left := processesWithArg(arg)
+				if len(left) == 0 {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("processes the server started are still running after the run: pids %v", left)
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+		})
+	}
+}
+
+// processesWithArg lists the pids whose command line holds arg (Linux).
+func processesWithArg(arg string) []string {
+	entries, _ := os.ReadDir("/proc")
+	var pids []string
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if err != nil {
+			continue
+		}
+		for _, a := range strings.Split(string(b), "\x00") {
+			if a == arg {
+				pids = append(pids, e.Name())
+			}
+		}
+	}
+	return pids
+}

@@ -16,6 +16,9 @@ const shapeNote = "graded on " + ShapeFields + " (this repository's shape); othe
 
 // answered reports a failed call as a check failure and returns false.
 func answered(c *CheckResult, ex *Exchange) bool {
+	if ex.NotSent {
+		return false // the request the server did not answer is the finding
+	}
 	if ex.failed() {
 		c.failOn(ex, "%s got no answer: %s", ex.Method, clip(ex.Error, 200))
 		return false
@@ -272,9 +275,10 @@ func (r *runner) probeRefused(ctx context.Context, s *session, c *CheckResult, u
 		if ex.failed() {
 			if ex.TimedOut {
 				c.failOn(ex, "resources/read %s got no answer within %s", u, r.cfg.Timeout)
-				continue
 			}
-			refused++
+			if !ex.TimedOut && !ex.NotSent {
+				refused++
+			}
 			continue
 		}
 		c.failOn(ex, "resources/read %s was not refused (returned %d bytes)", u, len(resourceText(ex)))
@@ -400,6 +404,7 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	ok200 := strings.Repeat("é", MaxQueryRunes)
 	ex = s.callSearch(ctx, ok200)
 	switch {
+	case ex.NotSent:
 	case ex.failed():
 		c.failOn(ex, "200-character query (400 UTF-8 bytes) rejected: %s", clip(ex.Error, 120))
 	case ex.result.IsError:

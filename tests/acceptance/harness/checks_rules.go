@@ -91,7 +91,9 @@ func (r *runner) check10(ctx context.Context, s *session, c *CheckResult) {
 	q := strings.ToUpper(r.lay.UnicodePhrase)
 	ex := s.callSearch(ctx, q)
 	if ex.failed() {
-		c.warnOn(ex, "%q got no answer", q)
+		if !ex.NotSent {
+			c.warnOn(ex, "%q got no answer", q)
+		}
 		return
 	}
 	if containsAny(replyTexts(ex.result), r.lay.UnicodeProof) {
@@ -110,6 +112,8 @@ func (r *runner) check11(ctx context.Context, s *session, c *CheckResult) {
 	for _, q := range queries {
 		ex := s.callSearch(ctx, q)
 		switch {
+		case ex.NotSent:
+			continue
 		case ex.TimedOut:
 			c.failOn(ex, "%q got no answer within %s", q, r.cfg.Timeout)
 			continue
@@ -135,7 +139,7 @@ func (r *runner) check11(ctx context.Context, s *session, c *CheckResult) {
 		parts = append(parts, fmt.Sprintf("%s answered with no passage lacking it", q))
 	}
 	ex := s.callSearch(ctx, "sign-in")
-	if ex.failed() {
+	if ex.failed() && !ex.NotSent {
 		c.failOn(ex, "the server stopped answering after those queries")
 	}
 	c.Summary = strings.Join(parts, "; ") + "; the server still answers sign-in"
@@ -161,6 +165,8 @@ func (r *runner) check12(ctx context.Context, s *session, c *CheckResult) {
 	for _, tc := range cases {
 		ex := s.callTool(ctx, "search_notes", tc.args)
 		switch {
+		case ex.NotSent:
+			continue
 		case ex.TimedOut:
 			c.failOn(ex, "%s got no answer within %s", tc.label, r.cfg.Timeout)
 			continue
@@ -202,6 +208,8 @@ func (r *runner) check13(ctx context.Context, s *session, c *CheckResult) {
 	for _, args := range calls {
 		ex := s.callTool(ctx, "search_notes", args, caller.Marker, outside.Marker, r.lay.CallerRoot, r.lay.Base)
 		switch {
+		case ex.NotSent:
+			ignored++ // not judged; keeps the count of refusals honest
 		case ex.TimedOut:
 			c.failOn(ex, "no answer within %s", r.cfg.Timeout)
 		case ex.failed() || ex.result.IsError:
@@ -445,6 +453,7 @@ func (r *runner) check20(ctx context.Context, s *session, c *CheckResult) {
 	}
 	ex = s.callSearch(ctx, r.lay.TrapMarker)
 	switch {
+	case ex.NotSent:
 	case ex.failed():
 		c.failOn(ex, "a search for a word inside the traps got no answer: %s", clip(ex.Error, 120))
 	case ex.result.IsError:
@@ -483,7 +492,7 @@ func (r *runner) check22(ctx context.Context, s *session, c *CheckResult) {
 		c.failOn(ex, "a search over a root holding an unreadable file failed: %q", clip(toolText(ex.result), 160))
 	}
 	ex = s.callSearch(ctx, r.lay.TrapMarker)
-	if !ex.failed() {
+	if !ex.failed() && !ex.NotSent {
 		for _, p := range uniq(r.lay.Base, r.lay.BaseReal) {
 			if strings.Contains(ex.replyText, p) {
 				c.warnOn(ex, "the reply reveals the absolute path %s", p)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"os"
 	"os/exec"
 	"strings"
 	"time"
@@ -36,11 +38,18 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 	}
 	rs := &rawSession{cmd: cmd, stdin: in, closeIn: in.Close, msgs: make(chan map[string]json.RawMessage, 64),
 		stderr: &capBuffer{max: outputCap}, done: make(chan struct{}), timeout: r.cfg.Timeout}
-	cmd.Stderr = rs.stderr
-	cmd.WaitDelay = 2 * time.Second
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	cmd.Stderr = errW // a file: Wait returns when the process exits
 	if err := cmd.Start(); err != nil {
+		errR.Close()
+		errW.Close()
 		return nil, fmt.Errorf("starting server: %w", err)
 	}
+	errW.Close()
+	go func() { _, _ = io.Copy(rs.stderr, errR); errR.Close() }()
 	go func() {
 		defer close(rs.msgs)
 		br := bufio.NewReaderSize(out, 64<<10)
@@ -110,6 +119,8 @@ func methodOf(line string) string {
 
 func (rs *rawSession) stop(grace time.Duration) {
 	_ = rs.closeIn()
+	// Whatever the server started and left behind in its group goes too.
+	defer signalGroup(rs.cmd, true)
 	select {
 	case <-rs.done:
 		return

@@ -30,6 +30,9 @@ type Exchange struct {
 	Leaks    []string `json:"leaks,omitempty"`
 	// Display is a compact rendering of the reply for the Markdown record.
 	Display string `json:"-"`
+	// NotSent marks a request skipped because the server had stopped
+	// answering an earlier one in the same check.
+	NotSent bool `json:"notSent,omitempty"`
 
 	sent      []string // strings the request carried (echoes are not leaks)
 	replyText string   // everything the reply said, for scanning
@@ -279,19 +282,29 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	if s.requested == "" {
 		s.requested = "SDK default"
 	}
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = s.stderr
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	errR, errW, err := os.Pipe()
+	if err != nil {
 		inR.Close()
 		inW.Close()
 		outR.Close()
 		outW.Close()
+		return nil, err
+	}
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	// A file, not a buffer: Wait then returns when the process exits, even
+	// if something it started still holds stderr open.
+	cmd.Stderr = errW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
 		return nil, fmt.Errorf("starting server: %w", err)
 	}
 	inR.Close()
 	outW.Close()
+	errW.Close()
+	go func() { _, _ = io.Copy(s.stderr, errR); errR.Close() }()
 	go func() {
 		s.waitErr = cmd.Wait()
 		s.exitAt = time.Now()
@@ -418,6 +431,8 @@ func (s *session) stop(grace time.Duration) exitInfo {
 		case <-time.After(2 * time.Second):
 		}
 	}
+	// Whatever the server started and left behind in its group goes too.
+	signalGroup(s.cmd, true)
 	return info
 }
 
@@ -442,6 +457,7 @@ func (s *session) skipStuck(ex *Exchange) bool {
 	if s.stuck == "" {
 		return false
 	}
+	ex.NotSent = true
 	ex.Error = "not sent: the server had not answered " + s.stuck + " within " + s.timeout.String()
 	ex.replyText = ex.Error
 	s.exchanges = append(s.exchanges, ex)
