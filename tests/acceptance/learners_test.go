@@ -218,6 +218,9 @@ func TestServerChildrenAreKilled(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
+			if _, err := exec.LookPath(strings.Fields(tt.spawn)[0]); err != nil {
+				t.Skipf("SKIP: %s is not on PATH", strings.Fields(tt.spawn)[0])
+			}
 			rep, err := harness.Run(context.Background(), harness.Config{
 				Server:       tt.spawn + " exec " + server,
 				PracticeData: testPracticeData,
