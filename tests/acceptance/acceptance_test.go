@@ -431,7 +431,7 @@ func installNodeDemo() (node, deps, skip string, err error) {
 			if os.Getenv("CI") == "true" {
 				return "", "", "", fmt.Errorf("npm ci: %v\n%s", err, out)
 			}
-			return "", "", fmt.Sprintf("SKIP: npm ci could not install the official TypeScript SDK from package-lock.json (%v; last output: %s), so the Node.js learner servers were not graded; under CI=true this fails", err, lastLine(string(out))), nil
+			return "", "", fmt.Sprintf("SKIP: npm ci could not install the official TypeScript SDK from package-lock.json (%v: %s), so the Node.js learner servers were not graded; under CI=true this fails", err, npmReason(string(out))), nil
 		}
 	}
 	if got := installedVersion(sdkPkg); got != want {
@@ -459,9 +459,18 @@ func TestNodeServer(t *testing.T) {
 	}
 }
 
-func lastLine(s string) string {
-	lines := strings.Split(strings.TrimSpace(s), "\n")
-	return lines[len(lines)-1]
+// npmReason picks the lines of npm's output that say why it failed.
+func npmReason(out string) string {
+	var why []string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "npm error") && !strings.Contains(l, "complete log") && len(why) < 3 {
+			why = append(why, strings.TrimSpace(strings.TrimPrefix(l, "npm error")))
+		}
+	}
+	if len(why) == 0 {
+		return strings.TrimSpace(out)
+	}
+	return strings.Join(why, "; ")
 }
 
 func installedVersion(pkgJSON string) string {
