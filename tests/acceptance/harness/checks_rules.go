@@ -325,6 +325,9 @@ func (r *runner) check15(ctx context.Context, s *session, c *CheckResult) {
 // check16 sums up the HOME and TMPDIR findings of every process.
 func (r *runner) check16() {
 	c := r.checks["16"]
+	if r.notStarted != "" {
+		c.add(finding{msg: "server did not start; see check " + r.notStarted + " (an empty HOME proves nothing then)", hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+	}
 	c.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", r.dirs)
 }
 
