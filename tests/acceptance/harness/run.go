@@ -366,6 +366,14 @@ func (r *runner) afterSession(s *session) {
 		}
 	}
 	during := "the process of check " + strings.Join(s.checks, ", ")
+	if len(s.checks) > 0 {
+		c := r.checks[s.checks[len(s.checks)-1]]
+		for _, o := range []struct{ name, cut string }{{"stdout", s.tap.raw.cut()}, {"stderr", s.stderr.cut()}} {
+			if o.cut != "" {
+				c.note("%s of %s: %s", o.name, during, o.cut)
+			}
+		}
+	}
 	// Notifications and anything else on stdout.
 	for _, h := range r.scan(s.tap.raw.String()) {
 		if !seen[h.what] {
