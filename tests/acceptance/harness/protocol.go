@@ -182,7 +182,10 @@ func (r *runner) protocolChecks(ctx context.Context) {
 	r.rep.Processes++
 	defer rs.stop(r.cfg.ExitTimeout)
 	var seen []map[string]json.RawMessage
-	keep := func(id string, ex *Exchange) { cs[id].Exchanges = append(cs[id].Exchanges, ex) }
+	keep := func(id string, ex *Exchange) {
+		ex.Check = id
+		cs[id].Exchanges = append(cs[id].Exchanges, ex)
+	}
 
 	init, ex := rs.send(`{"jsonrpc":"2.0","id":"init-1","method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"practice-notes-acceptance","version":"1.0.0"}}}`, `"init-1"`, &seen)
 	keep("8.2", ex)

@@ -248,7 +248,7 @@ type step struct {
 func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 	var s *session
 	var last *CheckResult
-	var home, tmp, label string
+	var home, tmp string
 	finish := func() {
 		if s.stopped == nil {
 			info := s.stop(r.cfg.ExitTimeout)
@@ -257,7 +257,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 			}
 		}
 		r.afterSession(s)
-		r.checkLeftovers(label, home, tmp)
+		r.checkLeftovers(strings.Join(s.checks, ", "), home, tmp)
 		s = nil
 	}
 	for _, st := range steps {
@@ -271,7 +271,6 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 		}
 		if s == nil {
 			var err error
-			label = st.id
 			if home, tmp, err = r.processDirs(st.id); err != nil {
 				c.fail("preparing HOME and TMPDIR: %v", err)
 				continue
@@ -296,7 +295,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				if s != nil {
 					last = c
 					r.afterSession(s)
-					r.checkLeftovers(label, home, tmp)
+					r.checkLeftovers(st.id, home, tmp)
 					s = nil
 				}
 				continue
@@ -343,7 +342,7 @@ func (r *runner) checkLeftovers(id, home, tmp string) {
 		shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left)-8))
 	}
 	r.checks["16"].add(finding{
-		msg:    fmt.Sprintf("during check %s the server wrote into its fresh HOME, TMPDIR or config folder: %s", id, left[0]),
+		msg:    fmt.Sprintf("the process of check %s wrote into its fresh HOME, TMPDIR or config folder: %s", id, left[0]),
 		detail: shown,
 	})
 }
