@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"time"
 
@@ -26,6 +25,9 @@ type Config struct {
 	PracticeData string
 	// Timeout bounds every request (default 10s).
 	Timeout time.Duration
+	// StartTimeout bounds starting a server and its initialize handshake
+	// (default 30s: `go run` and npx compile or install first).
+	StartTimeout time.Duration
 	// ExitTimeout is how long a server may take to exit after its stdin
 	// closes (default 5s).
 	ExitTimeout time.Duration
@@ -35,54 +37,14 @@ type Config struct {
 	ServerSource string
 	// KeepTemp leaves the temp dir in place for inspection.
 	KeepTemp bool
+	// Isolation is "auto" (private namespaces where the kernel allows
+	// them, else the process group only) or "off".
+	Isolation string
 }
 
 // Check8ProtocolVersion is requested through initialize in check 8 unless
 // Config.ProtocolVersion forces another.
 const Check8ProtocolVersion = "2025-11-25"
-
-// Titles of the eight checks, after the specification's acceptance tests.
-var Titles = map[int]string{
-	1: "sign-in returns the exact N2 passage from sample-notes.md",
-	2: "an absent phrase returns no matches and no invented passage",
-	3: "a valid file inside the root is readable",
-	4: "../outside.md and an absolute path outside the root are rejected",
-	5: "a symlink inside the root pointing outside is rejected, no leaked bytes",
-	6: "an oversized query and an oversized file produce bounded errors",
-	7: "checksums and mtimes of every fixture are unchanged, no file created or removed",
-	8: "tool discovery and tool call over stdio with a separate process, clean stdout, exit on stdin close",
-}
-
-// CheckResult is the outcome of one check.
-type CheckResult struct {
-	ID             int      `json:"id"`
-	Title          string   `json:"title"`
-	Passed         bool     `json:"passed"`
-	Summary        string   `json:"summary"`
-	Failures       []string `json:"failures,omitempty"`
-	Notes          []string `json:"notes,omitempty"`
-	ShapeDependent string   `json:"shapeDependent,omitempty"`
-	// Evidence holds observations that are not request/reply pairs
-	// (file states, process exit).
-	Evidence  []string    `json:"evidence,omitempty"`
-	Exchanges []*Exchange `json:"exchanges,omitempty"`
-
-	cross []string
-}
-
-func (c *CheckResult) fail(format string, args ...any) {
-	c.Failures = append(c.Failures, fmt.Sprintf(format, args...))
-}
-
-// crossFail records a failure found while another check ran; these are
-// listed after the check's own.
-func (c *CheckResult) crossFail(format string, args ...any) {
-	c.cross = append(c.cross, fmt.Sprintf(format, args...))
-}
-
-func (c *CheckResult) note(format string, args ...any) {
-	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
-}
 
 // N2Comparison puts the passage the server returned beside the file's lines.
 type N2Comparison struct {
@@ -116,9 +78,13 @@ type Report struct {
 	ExitCode         int            `json:"exitCode"`
 	FixtureCounts    string         `json:"fixtureCounts,omitempty"`
 	N2               *N2Comparison  `json:"n2,omitempty"`
+	Isolation        string         `json:"isolation"`
 	Checks           []*CheckResult `json:"checks"`
 	Passed           int            `json:"passed"`
 	Failed           int            `json:"failed"`
+	Warnings         int            `json:"warnings"`
+	Processes        int            `json:"processes"`
+	Skipped          int            `json:"skipped"`
 	DurationMs       int64          `json:"durationMs"`
 }
 
@@ -126,10 +92,17 @@ type runner struct {
 	cfg    Config
 	lay    *layout
 	rep    *Report
-	checks map[int]*CheckResult
+	checks map[string]*CheckResult
 	// everything sent during the run, and stdout violations per check
 	allExchanges []*Exchange
-	violations   map[int][]string
+	violations   map[string][]string
+	// violationOrder lists the keys of violations in the order found
+	violationOrder []string
+	// notStarted is set once a server process failed to start or
+	// initialize: later checks fail fast instead of waiting again.
+	notStarted string
+	sb         *sandbox
+	dirs       int // HOME/TMPDIR pairs made
 }
 
 // Run performs one acceptance run. It returns an error only when the run
@@ -140,6 +113,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 30 * time.Second
 	}
 	if cfg.ExitTimeout <= 0 {
 		cfg.ExitTimeout = 5 * time.Second
@@ -170,43 +146,76 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			Transport:    "stdio",
 			HarnessGo:    runtime.Version(),
 			HarnessSDK:   sdkVersion(),
+			Isolation:    "process group only: the server runs with the grader's rights",
 		},
-		checks:     map[int]*CheckResult{},
-		violations: map[int][]string{},
+		checks:     map[string]*CheckResult{},
+		violations: map[string][]string{},
 	}
+	sb, err := newSandbox(ctx, lay.Base, cfg.Isolation)
+	if err != nil {
+		return nil, fmt.Errorf("preparing the server's environment: %w", err)
+	}
+	if !cfg.KeepTemp {
+		defer sb.remove()
+	}
+	r.sb = sb
+	r.rep.Isolation = sb.isolation
 	f, d, l := before.counts()
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
-	for id := 1; id <= 8; id++ {
-		r.checks[id] = &CheckResult{ID: id, Title: Titles[id]}
+	for _, def := range catalog {
+		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
-	steps := []struct {
-		id int
-		fn func(context.Context, *session, *CheckResult)
-	}{
-		{1, r.check1}, {2, r.check2}, {3, r.check3}, {4, r.check4},
-		{5, r.check5}, {6, r.check6}, {8, r.check8},
+	// Checks share a server process where they can; a fresh one is started
+	// whenever the previous one died or stopped answering. Check 8 (which
+	// judges the exit), the protocol checks and the traps get their own.
+	r.inGroup(ctx, cfg.ProtocolVersion, []step{
+		{id: "1", fn: r.check1}, {id: "2", fn: r.check2}, {id: "3", fn: r.check3},
+		{id: "4", fn: r.check4}, {id: "5", fn: r.check5}, {id: "6", fn: r.check6},
+	})
+	check8Version := cfg.ProtocolVersion
+	if check8Version == "" {
+		// Check 8 uses the initialize handshake most desktop clients
+		// still send; the others use the SDK's default negotiation.
+		check8Version = Check8ProtocolVersion
 	}
-	for _, st := range steps {
-		version := cfg.ProtocolVersion
-		if st.id == 8 && version == "" {
-			// Check 8 uses the initialize handshake most desktop clients
-			// still send; the others use the SDK's default negotiation.
-			version = Check8ProtocolVersion
+	r.inGroup(ctx, check8Version, []step{{id: "8", fn: r.check8}})
+	r.protocolChecks(ctx)
+	r.inGroup(ctx, cfg.ProtocolVersion, []step{
+		{id: "9", fn: r.check9}, {id: "10", fn: r.check10}, {id: "11", fn: r.check11},
+		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: r.check14},
+		{id: "15", fn: r.check15}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
+		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
+	})
+	for _, st := range []struct {
+		step
+		unreadable bool
+	}{{step{id: "20", fn: r.check20}, false}, {step{id: "22", fn: r.check22}, true}} {
+		if r.notStarted != "" {
+			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
+			continue
 		}
-		r.inSession(ctx, st.id, version, st.fn)
+		if cleanup := r.setupTraps(st.unreadable)(r.checks[st.id]); cleanup != nil {
+			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
+			cleanup()
+		}
 	}
 	r.check7(before)
+	r.check16()
 	r.applyGlobal()
 
-	for id := 1; id <= 8; id++ {
-		c := r.checks[id]
-		c.Failures = append(c.Failures, c.cross...)
-		c.Passed = len(c.Failures) == 0
-		if c.Passed {
+	for _, def := range catalog {
+		c := r.checks[def.ID]
+		c.finish()
+		switch c.Status {
+		case StatusPass:
 			r.rep.Passed++
-		} else {
+		case StatusFail:
 			r.rep.Failed++
+		case StatusWarn:
+			r.rep.Warnings++
+		case StatusSkip:
+			r.rep.Skipped++
 		}
 		r.rep.Checks = append(r.rep.Checks, c)
 	}
@@ -225,102 +234,218 @@ func sdkVersion() string {
 	return "github.com/modelcontextprotocol/go-sdk (version unknown)"
 }
 
-// inSession starts a fresh server process for one check, runs it, stops the
-// process and scans everything it wrote.
-func (r *runner) inSession(ctx context.Context, id int, version string, fn func(context.Context, *session, *CheckResult)) {
-	c := r.checks[id]
-	s, err := startSession(ctx, id, sessionConfig{
-		command:         r.cfg.Server,
-		root:            r.lay.Root,
-		timeout:         r.cfg.Timeout,
-		protocolVersion: version,
-	})
-	if err != nil {
-		c.fail("%v", err)
-		if s != nil {
-			r.afterSession(s, c)
-		}
-		return
-	}
-	if r.rep.ProtocolVersion == "" {
-		if ir := s.cs.InitializeResult(); ir != nil {
-			r.rep.ProtocolVersion = ir.ProtocolVersion
-			if ir.ServerInfo != nil {
-				r.rep.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
-			}
-		}
-		r.rep.ResourcesOffered = s.resourcesOffered()
-	}
-	fn(ctx, s, c)
-	if id != 8 {
-		info := s.stop(r.cfg.ExitTimeout)
-		if !info.OnItsOwn {
-			c.note("the process did not exit within %s of stdin closing; the harness sent %s", r.cfg.ExitTimeout, info.Signal)
-		}
-	}
-	r.afterSession(s, c)
+// step is one check run inside a server process.
+type step struct {
+	id string
+	fn func(context.Context, *session, *CheckResult)
 }
 
-// afterSession scans every reply of a finished session for leaks.
-func (r *runner) afterSession(s *session, c *CheckResult) {
-	c.Exchanges = append(c.Exchanges, s.exchanges...)
+// inGroup runs checks one after another in one server process, and starts
+// a fresh process for the next check whenever the previous one died or
+// stopped answering, so that a crash is charged to the check that caused
+// it. Once a server has failed to start, later checks fail at once instead
+// of waiting out the timeout again.
+func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
+	var s *session
+	var last *CheckResult
+	var home, tmp string
+	finish := func() {
+		if s.stopped == nil {
+			info := s.stop(r.cfg.ExitTimeout)
+			if !info.OnItsOwn {
+				last.note("the process did not exit within %s of stdin closing; the harness sent %s", r.cfg.ExitTimeout, info.Signal)
+			}
+		}
+		r.afterSession(s)
+		r.checkLeftovers(strings.Join(s.checks, ", "), home, tmp)
+		s = nil
+	}
+	for _, st := range steps {
+		c := r.checks[st.id]
+		if r.notStarted != "" {
+			c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			continue
+		}
+		if s != nil && (s.exited() || s.stuck != "") {
+			finish()
+		}
+		if s == nil {
+			var err error
+			if home, tmp, err = r.processDirs(st.id); err != nil {
+				c.fail("preparing HOME and TMPDIR: %v", err)
+				continue
+			}
+			s, err = startSession(ctx, st.id, sessionConfig{
+				command:         r.cfg.Server,
+				root:            r.lay.Root,
+				timeout:         r.cfg.Timeout,
+				startTimeout:    r.cfg.StartTimeout,
+				protocolVersion: version,
+				sb:              r.sb,
+				home:            home,
+				tmp:             tmp,
+			})
+			if err != nil {
+				f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
+				if s != nil {
+					f.detail = s.outputTail()
+				}
+				c.add(f)
+				r.notStarted = st.id
+				if s != nil {
+					last = c
+					r.afterSession(s)
+					r.checkLeftovers(st.id, home, tmp)
+					s = nil
+				}
+				continue
+			}
+			r.rep.Processes++
+			if r.rep.ProtocolVersion == "" {
+				if ir := s.cs.InitializeResult(); ir != nil {
+					r.rep.ProtocolVersion = ir.ProtocolVersion
+					if ir.ServerInfo != nil {
+						r.rep.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+					}
+				}
+				r.rep.ResourcesOffered = s.resourcesOffered()
+			}
+		}
+		s.check = st.id
+		s.checks = append(s.checks, st.id)
+		st.fn(ctx, s, c)
+		last = c
+	}
+	if s != nil {
+		finish()
+	}
+}
+
+// processDirs makes the fresh HOME and TMPDIR of the next server process.
+func (r *runner) processDirs(id string) (home, tmp string, err error) {
+	r.dirs++
+	return r.sb.processDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
+}
+
+// checkLeftovers fails check 16 for anything a process left in its HOME
+// or TMPDIR.
+func (r *runner) checkLeftovers(id, home, tmp string) {
+	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
+	left = append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
+		return rel == "go" || strings.HasPrefix(rel, "go/")
+	})...)
+	if len(left) == 0 {
+		return
+	}
+	shown := left
+	if len(shown) > 8 {
+		shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left)-8))
+	}
+	r.checks["16"].add(finding{
+		msg:    fmt.Sprintf("the process of check %s wrote into its fresh HOME, TMPDIR or config folder: %s", id, left[0]),
+		detail: shown,
+	})
+}
+
+// afterSession scans everything a finished process wrote for leaks: a
+// reply is charged to the check that sent the request; stdout and stderr
+// to the checks the leaked secret belongs to.
+func (r *runner) afterSession(s *session) {
+	for _, ex := range s.exchanges {
+		r.checks[ex.Check].Exchanges = append(r.checks[ex.Check].Exchanges, ex)
+	}
 	r.allExchanges = append(r.allExchanges, s.exchanges...)
-	var sent []string
+	r.judgePassages(s.exchanges)
 	seen := map[string]bool{}
 	for _, ex := range s.exchanges {
-		sent = append(sent, ex.sent...)
-		for _, h := range r.scan(ex.replyText, ex.sent) {
+		for _, h := range r.scan(ex.replyText) {
 			ex.Leaks = append(ex.Leaks, h.what)
 			seen[h.what] = true
-			r.attribute(c, h, fmt.Sprintf("reply to %s %s", ex.Method, clip(ex.Request, 160)))
+			r.attribute(r.checks[ex.Check], h, "reply to "+ex.Method, ex, nil)
+		}
+	}
+	during := "the process of check " + strings.Join(s.checks, ", ")
+	if len(s.checks) > 0 {
+		c := r.checks[s.checks[len(s.checks)-1]]
+		for _, o := range []struct{ name, cut string }{{"stdout", s.tap.raw.cut()}, {"stderr", s.stderr.cut()}} {
+			if o.cut != "" {
+				c.note("%s of %s: %s", o.name, during, o.cut)
+			}
 		}
 	}
 	// Notifications and anything else on stdout.
-	for _, h := range r.scan(s.tap.raw.String(), sent) {
+	for _, h := range r.scan(s.tap.raw.String()) {
 		if !seen[h.what] {
-			r.attribute(c, h, "server stdout outside the replies the client decoded")
+			r.attributeOutput(h, "stdout of "+during, "stdout: "+clip(h.line, 300))
 		}
 	}
-	// Outside bytes in diagnostics are a leak too; the root's path is not.
-	for _, h := range r.scan(s.stderr.String(), nil) {
-		if !h.path {
-			r.attribute(c, h, "server stderr")
-		}
+	for _, h := range r.scan(s.stderr.String()) {
+		// A diagnostic naming an outside path is for the person running the
+		// server, not the client: a warning. Outside content is a leak.
+		h.warn = h.warn || h.path
+		r.attributeOutput(h, "stderr of "+during, "stderr: "+clip(h.line, 300))
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
-		r.violations[c.ID] = append(r.violations[c.ID], v...)
+		key := strings.Join(s.checks, ", ")
+		r.violations[key] = append(r.violations[key], v...)
+		r.violationOrder = append(r.violationOrder, key)
+	}
+}
+
+// attributeOutput charges a leak found in a process's output to the
+// checks its secret belongs to.
+func (r *runner) attributeOutput(h leakHit, where, line string) {
+	for _, id := range h.checks {
+		r.checks[id].add(finding{msg: fmt.Sprintf("%s appeared in the %s", h.what, where), detail: []string{line}, warn: h.warn})
 	}
 }
 
 type leakHit struct {
 	what   string
-	checks []int
-	path   bool
+	line   string // the line of output holding it
+	checks []string
+	warn   bool // a leak the specification does not name (a hard link)
+	path   bool // only a path was revealed
 }
 
-// scan looks for outside bytes, oversized-file content and the temp dir's
-// absolute path. Echoes of what the request itself sent are ignored.
-func (r *runner) scan(text string, sent []string) []leakHit {
+// scan looks for bytes the server could only have got from outside the
+// root: the secret tokens of the outside fixtures and of the oversized file.
+// The harness never sends a secret token in any request, so an echo of a
+// request can never match and a server that logs its queries is not accused.
+func (r *runner) scan(text string) []leakHit {
 	if text == "" {
 		return nil
 	}
-	stripped := stripEchoes(text, sent)
 	var hits []leakHit
 	for _, sec := range r.lay.Secrets {
-		if strings.Contains(text, sec.Canary) || strings.Contains(stripped, sec.Marker) {
-			hits = append(hits, leakHit{what: "bytes of " + sec.Label, checks: sec.Checks})
+		if line, ok := lineWith(text, sec.Canary); ok {
+			what := "secret token of " + sec.Label
+			if sec.PathOnly {
+				what = sec.Label
+			}
+			hits = append(hits, leakHit{what: what, line: line, checks: sec.Checks, warn: sec.Warn, path: sec.PathOnly})
 		}
 	}
-	if strings.Contains(text, r.lay.OversizeCanary) || strings.Contains(stripped, r.lay.OversizeMarker) {
-		hits = append(hits, leakHit{what: "content of the oversized file " + r.lay.OversizeRel, checks: []int{6}})
-	}
-	for _, p := range uniq(r.lay.Base, r.lay.BaseReal) {
-		if strings.Contains(stripped, p) {
-			hits = append(hits, leakHit{what: "the temp dir's absolute path " + p, checks: []int{5}, path: true})
-			break
-		}
+	if line, ok := lineWith(text, r.lay.OversizeCanary); ok {
+		hits = append(hits, leakHit{what: "secret token of the oversized file " + r.lay.OversizeRel, line: line, checks: []string{"6"}})
 	}
 	return hits
+}
+
+// lineWith returns the line of text holding sub.
+func lineWith(text, sub string) (string, bool) {
+	i := strings.Index(text, sub)
+	if i < 0 {
+		return "", false
+	}
+	start := strings.LastIndexByte(text[:i], '\n') + 1
+	end := strings.IndexByte(text[i:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += i
+	}
+	return text[start:end], true
 }
 
 func uniq(ss ...string) []string {
@@ -342,12 +467,14 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (r *runner) attribute(c *CheckResult, h leakHit, where string) {
+func (r *runner) attribute(c *CheckResult, h leakHit, where string, ex *Exchange, detail []string) {
 	msg := fmt.Sprintf("%s appeared in the %s", h.what, where)
-	c.fail("%s", msg)
+	if !h.warn || contains(h.checks, c.ID) {
+		c.add(finding{msg: msg, ex: ex, detail: detail, warn: h.warn})
+	}
 	for _, id := range h.checks {
 		if id != c.ID {
-			r.checks[id].crossFail("during check %d: %s", c.ID, msg)
+			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail, warn: h.warn})
 		}
 	}
 }
@@ -356,37 +483,48 @@ func (r *runner) attribute(c *CheckResult, h leakHit, where string) {
 // pollution fails check 8, invented passages anywhere fail check 2.
 func (r *runner) applyGlobal() {
 	for _, ex := range r.allExchanges {
-		if ex.TimedOut && ex.Check != 6 {
-			r.checks[6].crossFail("during check %d: %s %s got %s", ex.Check, ex.Method, clip(ex.Request, 120), ex.Error)
+		if ex.TimedOut && ex.Check != "6" {
+			r.checks["6"].crossFail(finding{msg: fmt.Sprintf("during check %s: %s got no answer within %s", ex.Check, ex.Method, r.cfg.Timeout), ex: ex})
 		}
 	}
-	var ids []int
-	for id := range r.violations {
-		ids = append(ids, id)
-	}
-	sort.Ints(ids)
+	ids := r.violationOrder
 	for _, id := range ids {
 		v := r.violations[id]
-		r.checks[8].fail("stdout carried %d non-JSON-RPC line(s) in the check-%d process, first: %s", len(v), id, v[0])
+		shown := v
+		if len(shown) > 5 {
+			shown = shown[:5]
+		}
+		r.checks["8"].add(finding{
+			msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the process of check %s, first: %s", len(v), id, v[0]),
+			detail: shown,
+			hint:   "Write only JSON-RPC messages to stdout; send banners, logs and prints to stderr.",
+		})
 	}
 	if len(ids) == 0 {
-		r.checks[8].Summary += "; stdout of all 7 server processes carried only JSON-RPC"
+		r.checks["8"].Summary += "; stdout of every server process carried only JSON-RPC"
 	}
-	for _, ex := range r.allExchanges {
+}
+
+// judgePassages checks, while the session's fixtures still exist, that every
+// passage a reply in this repository's shape names is byte-for-byte in a
+// regular file inside the root.
+func (r *runner) judgePassages(exchanges []*Exchange) {
+	for _, ex := range exchanges {
 		if ex.result == nil {
 			continue
 		}
-		if shape, ok := parseOurShape(ex.result); ok {
-			for _, pr := range r.passageProblems(shape) {
-				if pr.check == 2 && ex.Check == 2 {
-					continue // check 2 judges its own reply
-				}
-				msg := fmt.Sprintf("%s %s: %s", ex.Method, clip(ex.Request, 100), pr.what)
-				if pr.check == ex.Check {
-					r.checks[pr.check].fail("%s", msg)
-				} else {
-					r.checks[pr.check].crossFail("during check %d, %s", ex.Check, msg)
-				}
+		shape, ok := parseOurShape(ex.result)
+		if !ok {
+			continue
+		}
+		for _, pr := range r.passageProblems(shape) {
+			if pr.check == "2" && ex.Check == "2" {
+				continue // check 2 judges its own reply
+			}
+			if pr.check == ex.Check {
+				r.checks[pr.check].failOn(ex, "%s", pr.what)
+			} else {
+				r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
 			}
 		}
 	}
@@ -394,7 +532,7 @@ func (r *runner) applyGlobal() {
 
 type problem struct {
 	what  string
-	check int
+	check string
 }
 
 // passageProblems checks that every match names a regular file inside the
@@ -405,12 +543,12 @@ func (r *runner) passageProblems(shape *ourResult) []problem {
 	for _, m := range shape.Matches {
 		content, err := r.lay.rootFile(m.File)
 		if err != nil {
-			id := 2
+			id := "2"
 			switch {
 			case !isRootRelative(m.File):
-				id = 4
+				id = "4"
 			case errors.Is(err, errSymlink):
-				id = 5
+				id = "5"
 			}
 			out = append(out, problem{fmt.Sprintf("match names %q: %v", m.File, err), id})
 			continue
@@ -420,7 +558,7 @@ func (r *runner) passageProblems(shape *ourResult) []problem {
 			p = strings.TrimSuffix(strings.TrimSuffix(p, "…"), "...")
 		}
 		if p == "" || !strings.Contains(content, p) {
-			out = append(out, problem{fmt.Sprintf("passage %q is not byte-for-byte in %s (invented or altered)", clip(m.Passage, 80), m.File), 2})
+			out = append(out, problem{fmt.Sprintf("passage %q is not byte-for-byte in %s (invented or altered)", clip(m.Passage, 80), m.File), "2"})
 		}
 	}
 	return out

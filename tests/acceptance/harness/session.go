@@ -20,7 +20,7 @@ import (
 
 // Exchange is one request the harness sent and what came back.
 type Exchange struct {
-	Check    int      `json:"check"`
+	Check    string   `json:"check"`
 	Method   string   `json:"method"`
 	Request  string   `json:"request"`
 	Reply    string   `json:"reply,omitempty"`
@@ -30,6 +30,9 @@ type Exchange struct {
 	Leaks    []string `json:"leaks,omitempty"`
 	// Display is a compact rendering of the reply for the Markdown record.
 	Display string `json:"-"`
+	// NotSent marks a request skipped because the server had stopped
+	// answering an earlier one in the same check.
+	NotSent bool `json:"notSent,omitempty"`
 
 	sent      []string // strings the request carried (echoes are not leaks)
 	replyText string   // everything the reply said, for scanning
@@ -38,6 +41,12 @@ type Exchange struct {
 }
 
 func (e *Exchange) failed() bool { return e.Error != "" }
+
+// outputCap bounds what is kept of one process's stdout and of its stderr.
+const outputCap = 1 << 20
+
+// maxViolations bounds the stdout lines kept as evidence of pollution.
+const maxViolations = 20
 
 // capBuffer is a concurrency-safe buffer that keeps the first max bytes.
 type capBuffer struct {
@@ -68,6 +77,16 @@ func (b *capBuffer) String() string {
 	return b.buf.String()
 }
 
+// cut says how much was dropped, or "" when everything was kept.
+func (b *capBuffer) cut() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("capture cut at %d bytes; %d more bytes were not kept", b.max, b.dropped)
+}
+
 // stdoutTap reads the server's stdout line by line, records every byte, and
 // forwards only lines that are JSON-RPC messages to the SDK client. Anything
 // else (a banner, log output) is recorded as a violation and dropped, so the
@@ -79,13 +98,14 @@ type stdoutTap struct {
 	mu         sync.Mutex
 	raw        capBuffer
 	messages   int
-	violations []string
+	badLines   int
+	violations []string // the first maxViolations of badLines
 	done       chan struct{}
 }
 
 func newStdoutTap(src io.Reader) *stdoutTap {
 	pr, pw := io.Pipe()
-	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: 64 << 20}, done: make(chan struct{})}
+	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: outputCap}, done: make(chan struct{})}
 	go t.loop(src)
 	return t
 }
@@ -119,21 +139,19 @@ func (t *stdoutTap) loop(src io.Reader) {
 	for {
 		line, tooLong, err := readLine(br, maxStdoutLine)
 		if tooLong {
-			t.mu.Lock()
-			t.violations = append(t.violations, fmt.Sprintf("stdout line longer than %d bytes", maxStdoutLine))
-			t.mu.Unlock()
+			t.addViolation(fmt.Sprintf("stdout line longer than %d bytes", maxStdoutLine))
 			forward = false // the client could not decode what follows
 		}
 		if len(line) > 0 {
 			t.raw.Write(line)
 			ok, why := classifyStdoutLine(line)
-			t.mu.Lock()
 			if ok {
+				t.mu.Lock()
 				t.messages++
+				t.mu.Unlock()
 			} else if why != "" {
-				t.violations = append(t.violations, why)
+				t.addViolation(why)
 			}
-			t.mu.Unlock()
 			if ok && forward {
 				if _, werr := t.pw.Write(line); werr != nil {
 					forward = false // client closed; keep draining and recording
@@ -144,6 +162,15 @@ func (t *stdoutTap) loop(src io.Reader) {
 			t.pw.Close()
 			return
 		}
+	}
+}
+
+func (t *stdoutTap) addViolation(why string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.badLines++
+	if len(t.violations) < maxViolations {
+		t.violations = append(t.violations, why)
 	}
 }
 
@@ -192,7 +219,7 @@ func classifyStdoutLine(line []byte) (ok bool, violation string) {
 
 // session is one server process with a connected SDK client.
 type session struct {
-	check   int
+	check   string
 	cmd     *exec.Cmd
 	stdin   *os.File
 	cs      *mcp.ClientSession
@@ -206,7 +233,14 @@ type session struct {
 
 	exchanges []*Exchange
 	connectMs int64
-	requested string // protocol version asked for ("" = SDK default)
+	requested string   // protocol version asked for ("" = SDK default)
+	checks    []string // the checks this process served
+	lastExit  exitInfo
+	stopped   *exitInfo
+	// stuck describes the first request the server did not answer in
+	// time; later requests in the session are not sent, so that a hung
+	// server costs one timeout per check, not one per request.
+	stuck string
 }
 
 var safeArgRe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
@@ -225,12 +259,15 @@ type sessionConfig struct {
 	command         string
 	root            string
 	timeout         time.Duration
+	startTimeout    time.Duration
 	protocolVersion string
+	sb              *sandbox
+	home, tmp       string // fresh HOME and TMPDIR for this process
 }
 
-func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, error) {
-	cmd := shellCommand(expandCommand(cfg.command, cfg.root))
-	cmd.Env = append(os.Environ(), "PRACTICE_NOTES_ROOT="+cfg.root)
+func startSession(ctx context.Context, check string, cfg sessionConfig) (*session, error) {
+	cmd := cfg.sb.command(expandCommand(cfg.command, cfg.root))
+	cmd.Env = append(cmd.Env, cfg.sb.envFor(cfg.root, cfg.home, cfg.tmp)...)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -241,23 +278,33 @@ func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, 
 		inW.Close()
 		return nil, err
 	}
-	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: 1 << 20}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
+	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
 	if s.requested == "" {
 		s.requested = "SDK default"
 	}
-	cmd.Stdin = inR
-	cmd.Stdout = outW
-	cmd.Stderr = s.stderr
-	cmd.WaitDelay = 2 * time.Second
-	if err := cmd.Start(); err != nil {
+	errR, errW, err := os.Pipe()
+	if err != nil {
 		inR.Close()
 		inW.Close()
 		outR.Close()
 		outW.Close()
+		return nil, err
+	}
+	cmd.Stdin = inR
+	cmd.Stdout = outW
+	// A file, not a buffer: Wait then returns when the process exits, even
+	// if something it started still holds stderr open.
+	cmd.Stderr = errW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
+			f.Close()
+		}
 		return nil, fmt.Errorf("starting server: %w", err)
 	}
 	inR.Close()
 	outW.Close()
+	errW.Close()
+	go func() { _, _ = io.Copy(s.stderr, errR); errR.Close() }()
 	go func() {
 		s.waitErr = cmd.Wait()
 		s.exitAt = time.Now()
@@ -271,29 +318,61 @@ func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, 
 	if cfg.protocolVersion != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: cfg.protocolVersion}
 	}
-	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	cctx, cancel := context.WithTimeout(ctx, cfg.startTimeout)
 	defer cancel()
 	t0 := time.Now()
 	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: inW}, opts)
 	s.connectMs = time.Since(t0).Milliseconds()
 	if err != nil {
+		why := err.Error()
+		select {
+		case <-s.done:
+			why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+		case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
+			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
+			}
+		}
 		s.stop(2 * time.Second)
-		return s, fmt.Errorf("connecting (initialize/discover) failed after %d ms: %v%s", s.connectMs, err, s.stderrTail())
+		return s, fmt.Errorf("server did not start: %s (connect failed after %d ms: %v)", why, s.connectMs, err)
 	}
 	s.cs = cs
 	return s, nil
 }
 
-func (s *session) stderrTail() string {
-	e := strings.TrimSpace(s.stderr.String())
-	if e == "" {
-		return ""
+// outputTail quotes the last lines the process wrote, for evidence.
+func (s *session) outputTail() []string {
+	var out []string
+	tail := func(name, text, cut string) {
+		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+		if len(lines) > 5 {
+			lines = lines[len(lines)-5:]
+		}
+		for _, l := range lines {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, name+": "+clip(l, 300))
+			}
+		}
+		if cut != "" {
+			out = append(out, name+": ("+cut+")")
+		}
 	}
-	lines := strings.Split(e, "\n")
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
+	tail("stdout", s.tap.raw.String(), s.tap.raw.cut())
+	tail("stderr", s.stderr.String(), s.stderr.cut())
+	if len(out) == 0 {
+		out = append(out, "the process wrote nothing on stdout or stderr")
 	}
-	return "; server stderr: " + clip(strings.Join(lines, " | "), 300)
+	return out
+}
+
+// exited reports whether the process has ended.
+func (s *session) exited() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
 }
 
 // exitInfo describes how the process ended after its stdin was closed.
@@ -307,6 +386,10 @@ type exitInfo struct {
 // stop closes the client side (which closes the server's stdin), waits up
 // to grace for the process to exit, then terminates and kills its group.
 func (s *session) stop(grace time.Duration) exitInfo {
+	if s.stopped != nil {
+		return *s.stopped
+	}
+	defer func() { info := s.lastExit; s.stopped = &info }()
 	closedAt := time.Now()
 	if s.cs != nil {
 		closed := make(chan struct{})
@@ -336,6 +419,7 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	if s.cmd.ProcessState != nil {
 		info.Code = s.cmd.ProcessState.ExitCode()
 	}
+	s.lastExit = info
 	select {
 	case <-s.tap.done:
 	case <-time.After(time.Second):
@@ -347,6 +431,8 @@ func (s *session) stop(grace time.Duration) exitInfo {
 		case <-time.After(2 * time.Second):
 		}
 	}
+	// Whatever the server started and left behind in its group goes too.
+	signalGroup(s.cmd, true)
 	return info
 }
 
@@ -357,10 +443,25 @@ func (s *session) record(ex *Exchange, t0 time.Time, ctx context.Context, err er
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			ex.TimedOut = true
 			ex.Error = fmt.Sprintf("no answer within %s (%v)", s.timeout, err)
+			if s.stuck == "" {
+				s.stuck = fmt.Sprintf("%s %s", ex.Method, clip(ex.Request, 100))
+			}
 		}
 		ex.replyText = ex.Error
 	}
 	s.exchanges = append(s.exchanges, ex)
+}
+
+// skipStuck records ex as not sent when the session is stuck.
+func (s *session) skipStuck(ex *Exchange) bool {
+	if s.stuck == "" {
+		return false
+	}
+	ex.NotSent = true
+	ex.Error = "not sent: the server had not answered " + s.stuck + " within " + s.timeout.String()
+	ex.replyText = ex.Error
+	s.exchanges = append(s.exchanges, ex)
+	return true
 }
 
 func marshal(v any) string {
@@ -375,17 +476,25 @@ func marshal(v any) string {
 
 // callSearch calls search_notes with one query.
 func (s *session) callSearch(ctx context.Context, query string) *Exchange {
-	args := map[string]any{"query": query}
+	return s.callTool(ctx, "search_notes", map[string]any{"query": query}, query)
+}
+
+// callTool calls a tool with any arguments; sent lists the strings the
+// arguments carry.
+func (s *session) callTool(ctx context.Context, name string, args map[string]any, sent ...string) *Exchange {
 	ex := &Exchange{
 		Check:   s.check,
 		Method:  "tools/call",
-		Request: marshal(map[string]any{"name": "search_notes", "arguments": args}),
-		sent:    []string{query},
+		Request: marshal(map[string]any{"name": name, "arguments": args}),
+		sent:    sent,
+	}
+	if s.skipStuck(ex) {
+		return ex
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0 := time.Now()
-	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: "search_notes", Arguments: args})
+	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		ex.result = res
 		ex.Reply = marshal(res)
@@ -442,6 +551,9 @@ func toolText(res *mcp.CallToolResult) string {
 
 func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 	ex := &Exchange{Check: s.check, Method: "tools/list", Request: "{}"}
+	if s.skipStuck(ex) {
+		return nil, ex
+	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -472,6 +584,9 @@ func (s *session) resourcesOffered() bool {
 
 func (s *session) listResources(ctx context.Context) ([]*mcp.Resource, *Exchange) {
 	ex := &Exchange{Check: s.check, Method: "resources/list", Request: "{}"}
+	if s.skipStuck(ex) {
+		return nil, ex
+	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -501,6 +616,9 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 		Method:  "resources/read",
 		Request: marshal(map[string]any{"uri": uri}),
 		sent:    append([]string{uri}, extraSent...),
+	}
+	if s.skipStuck(ex) {
+		return ex
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()

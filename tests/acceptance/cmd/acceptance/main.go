@@ -1,21 +1,26 @@
-// Command acceptance runs the eight practice-notes acceptance checks against
-// any MCP server that speaks stdio and offers a search_notes tool.
+// Command acceptance grades any MCP server that speaks stdio and offers a
+// search_notes tool against the practice-notes specification: its eight
+// acceptance tests and the rules of its "One tool" and "Access boundary"
+// sections.
 //
 //	acceptance --server 'python3 my_server.py --root {root}' [--record FILE] [--json]
 //
 // {root} is replaced by a practice root built in a fresh temp dir (also
-// exported as PRACTICE_NOTES_ROOT). It prints one line per check and a final
-// "N passed, M failed" line, and exits 1 when any check failed, 2 when the
-// run could not be set up. scripts/acceptance.sh is the usual entry point.
+// exported as PRACTICE_NOTES_ROOT). It prints one line per check (PASS, FAIL,
+// WARN or SKIP, with evidence and a hint under each FAIL and WARN) and a
+// final "N passed, M failed" line, and exits 1 when any check failed, 2 when
+// the run could not be set up. scripts/acceptance.sh is the usual entry point.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"practice-notes/tests/acceptance/harness"
@@ -29,14 +34,25 @@ func run() int {
 	fs := flag.NewFlagSet("acceptance", flag.ContinueOnError)
 	server := fs.String("server", "", "server command line; {root} is replaced by the practice root (required)")
 	practice := fs.String("practice-data", "practice-data", "directory copied into the practice root")
-	record := fs.String("record", "", "write the completion record (Markdown) to this file")
+	record := fs.String("record", "", "write the one-page completion record (Markdown) to this file, and its full evidence beside it (FILE.md -> FILE.evidence.md)")
 	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
+	startTimeout := fs.Duration("start-timeout", 30*time.Second, "limit for starting the server and its initialize handshake (go run and npx compile or install first)")
 	exitTimeout := fs.Duration("exit-timeout", 5*time.Second, "how long the server may take to exit after stdin closes")
 	protocol := fs.String("protocol-version", "", "force an MCP protocol version (default: the SDK's, falling back as needed)")
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
-	keep := fs.Bool("keep", false, "keep the temp dir for inspection")
+	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
+	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
+	fs.SetOutput(os.Stdout)
+	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *isolation != "auto" && *isolation != "off" {
+		fmt.Fprintf(os.Stderr, "acceptance: --isolation must be auto or off, not %q\n", *isolation)
 		return 2
 	}
 	if *server == "" || fs.NArg() > 0 {
@@ -49,10 +65,12 @@ func run() int {
 		Server:          *server,
 		PracticeData:    *practice,
 		Timeout:         *timeout,
+		StartTimeout:    *startTimeout,
 		ExitTimeout:     *exitTimeout,
 		ProtocolVersion: *protocol,
 		ServerSource:    *source,
 		KeepTemp:        *keep,
+		Isolation:       *isolation,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance:", err)
@@ -70,14 +88,40 @@ func run() int {
 		rep.WriteText(os.Stdout)
 	}
 	if *record != "" {
-		if err := os.WriteFile(*record, []byte(rep.Markdown()), 0o644); err != nil {
+		evidence := harness.EvidencePath(*record)
+		if err := os.WriteFile(*record, []byte(rep.Record(filepath.Base(evidence))), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "acceptance: writing record:", err)
 			return 2
 		}
-		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record)
+		if err := os.WriteFile(evidence, []byte(rep.Evidence(filepath.Base(*record))), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: writing evidence:", err)
+			return 2
+		}
+		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record, "and its evidence to", evidence)
 	}
 	if rep.Failed > 0 {
 		return 1
 	}
 	return 0
+}
+
+// usage prints the flags from the flag set itself, so the help that
+// scripts/acceptance.sh --help shows cannot drift from what is accepted.
+func usage(fs *flag.FlagSet) {
+	out := fs.Output()
+	fmt.Fprint(out, `Grade a practice-notes MCP server over stdio: the specification's eight
+acceptance tests and the rules of its "One tool" and "Access boundary"
+sections, each PASS, FAIL, WARN or SKIP with evidence and a hint.
+
+usage: acceptance --server 'COMMAND {root}' [flags]
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprint(out, `
+Output: one line per check, evidence and a "fix:" line under each FAIL and
+WARN, then exactly "N passed, M failed" (WARN and SKIP count as neither).
+Exit status: 0 when nothing failed, 1 when any check failed, 2 when the run
+could not be set up (bad flags, practice data missing).
+`)
 }
