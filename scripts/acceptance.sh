@@ -1,21 +1,14 @@
 #!/usr/bin/env bash
-# Acceptance checks for a practice-notes MCP server, run from the outside over
-# stdio (the eight acceptance tests of the practice-notes specification).
+# Grade a practice-notes MCP server from the outside over stdio, against the
+# practice-notes specification (tests/acceptance/cmd/acceptance does the work).
 #
-#   scripts/acceptance.sh                      build and check this repository's server
-#   scripts/acceptance.sh --server 'CMD {root}'  check any stdio server, in any language
+#   scripts/acceptance.sh                        build and grade this repository's server
+#   scripts/acceptance.sh --server 'CMD {root}'  grade any stdio server, in any language
+#   scripts/acceptance.sh --help                 list every flag (printed by the harness itself)
 #
-# Options (passed to the harness, tests/acceptance/cmd/acceptance):
-#   --server 'CMD'        command line that starts a stdio server; {root} becomes the
-#                         practice root built for the run (also in $PRACTICE_NOTES_ROOT)
-#   --practice-data DIR   notes copied into that root (default: this repository's practice-data/)
-#   --record FILE         write the completion record (Markdown, full evidence)
-#   --json                print machine-readable results instead of text
-#   --timeout DUR         limit for every request (default 10s)
-#   --keep                keep the temp dir for inspection
-#
-# Output: one PASS/FAIL line per check, then "N passed, M failed". Exit status is
-# 0 when all eight passed, 1 when any failed, 2 when the run could not start.
+# Without --server the script builds this repository's server and passes
+# --server, --server-source and --practice-data for it. docs/grading.md
+# explains every check.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,14 +32,12 @@ set -- ${kept[@]+"${kept[@]}"}
 
 have_server=0
 have_data=0
+want_help=0
 for arg in "$@"; do
 	case "$arg" in
 	--server | -server | --server=* | -server=*) have_server=1 ;;
 	--practice-data | -practice-data | --practice-data=* | -practice-data=*) have_data=1 ;;
-	-h | --help | -help)
-		sed -n '2,19p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
-		exit 0
-		;;
+	-h | --help | -help) want_help=1 ;;
 	esac
 done
 
@@ -54,6 +45,12 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/practice-notes-acceptance-bin.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
 go -C "$repo" build -o "$tmp/acceptance" ./tests/acceptance/cmd/acceptance
+
+if [[ $want_help -eq 1 ]]; then
+	sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	echo
+	exec "$tmp/acceptance" --help
+fi
 
 args=()
 if [[ $have_data -eq 0 ]]; then

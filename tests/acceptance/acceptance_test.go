@@ -65,31 +65,31 @@ func TestMain(m *testing.M) {
 func TestFixtureServers(t *testing.T) {
 	tests := []struct {
 		server     string
-		wantFailed []int
+		wantFailed []string
 		// a substring of the first failure of each failed check
-		wantWhy map[int]string
+		wantWhy map[string]string
 	}{
 		{server: "reference"},
 		{server: "reference-resources"},
-		{server: "follows-symlinks", wantFailed: []int{4, 5}, wantWhy: map[int]string{
-			4: "bytes of ../outside.md",
-			5: "bytes of",
+		{server: "follows-symlinks", wantFailed: []string{"4", "5"}, wantWhy: map[string]string{
+			"4": "secret token of ../outside.md",
+			"5": "secret token of",
 		}},
-		{server: "banner-on-stdout", wantFailed: []int{8}, wantWhy: map[int]string{
-			8: "non-JSON-RPC stdout line",
+		{server: "banner-on-stdout", wantFailed: []string{"8"}, wantWhy: map[string]string{
+			"8": "non-JSON-RPC stdout line",
 		}},
-		{server: "no-size-limit", wantFailed: []int{6}, wantWhy: map[int]string{
-			6: "oversized file",
+		{server: "no-size-limit", wantFailed: []string{"6"}, wantWhy: map[string]string{
+			"6": "oversized file",
 		}},
-		{server: "writes-into-root", wantFailed: []int{7}, wantWhy: map[int]string{
-			7: "created root/search-cache.json",
+		{server: "writes-into-root", wantFailed: []string{"7"}, wantWhy: map[string]string{
+			"7": "created root/search-cache.json",
 		}},
-		{server: "invents-passage", wantFailed: []int{2}, wantWhy: map[int]string{
-			2: "returned for a phrase in no file",
+		{server: "invents-passage", wantFailed: []string{"2"}, wantWhy: map[string]string{
+			"2": "returned for a phrase in no file",
 		}},
-		{server: "resource-traversal", wantFailed: []int{4, 5}, wantWhy: map[int]string{
-			4: "was not refused",
-			5: "was not refused",
+		{server: "resource-traversal", wantFailed: []string{"4", "5"}, wantWhy: map[string]string{
+			"4": "was not refused",
+			"5": "was not refused",
 		}},
 	}
 	for _, tt := range tests {
@@ -107,16 +107,17 @@ func TestFixtureServers(t *testing.T) {
 			}
 			var out bytes.Buffer
 			rep.WriteText(&out)
-			if diff := cmp.Diff(tt.wantFailed, rep.FailedIDs()); diff != "" {
+			if diff := cmp.Diff(tt.wantFailed, rep.IDs(harness.StatusFail)); diff != "" {
 				t.Errorf("failed checks (-want +got):\n%s\nharness output:\n%s", diff, out.String())
 			}
 			for id, why := range tt.wantWhy {
 				for _, c := range rep.Checks {
-					if c.ID == id && !c.Passed && !strings.Contains(c.Failures[0], why) {
-						t.Errorf("check %d failed for another reason: %q (want %q)", id, c.Failures[0], why)
+					if c.ID == id && c.Status == harness.StatusFail && !strings.Contains(c.Failures[0], why) {
+						t.Errorf("check %s failed for another reason: %q (want %q)", id, c.Failures[0], why)
 					}
 				}
 			}
+			checkContract(t, rep)
 			if _, err := os.Stat(rep.TempDir); !os.IsNotExist(err) {
 				t.Errorf("temp dir %s left behind", rep.TempDir)
 			}
@@ -125,9 +126,49 @@ func TestFixtureServers(t *testing.T) {
 }
 
 var (
-	checkLineRe = regexp.MustCompile(`^(PASS|FAIL) [1-8] \S`)
-	finalLineRe = regexp.MustCompile(`^[0-8] passed, [0-8] failed$`)
+	checkLineRe = regexp.MustCompile(`^(PASS|FAIL|WARN|SKIP) (\d+(?:\.\d+)?) \S`)
+	finalLineRe = regexp.MustCompile(`^\d+ passed, \d+ failed$`)
 )
+
+// checkContract asserts the rules every report keeps: counts add up, every
+// check has a known section and status, and every fail or warn carries
+// evidence and a hint.
+func checkContract(t *testing.T, rep *harness.Report) {
+	t.Helper()
+	counts := map[string]int{}
+	for _, c := range rep.Checks {
+		counts[c.Status]++
+		switch c.Section {
+		case harness.SectionAcceptance, harness.SectionTool, harness.SectionBoundary, harness.SectionProtocol:
+		default:
+			t.Errorf("check %s has section %q", c.ID, c.Section)
+		}
+		switch c.Status {
+		case harness.StatusFail, harness.StatusWarn:
+			if strings.TrimSpace(c.Evidence) == "" || strings.TrimSpace(c.Hint) == "" {
+				t.Errorf("check %s is %s without evidence or hint: evidence %q, hint %q", c.ID, c.Status, c.Evidence, c.Hint)
+			}
+		case harness.StatusSkip:
+			if strings.TrimSpace(c.Evidence) == "" {
+				t.Errorf("check %s skipped without a reason", c.ID)
+			}
+		case harness.StatusPass:
+			if c.Hint != "" {
+				t.Errorf("check %s passed with a hint %q", c.ID, c.Hint)
+			}
+		default:
+			t.Errorf("check %s has status %q", c.ID, c.Status)
+		}
+	}
+	got := []int{rep.Passed, rep.Failed, rep.Warnings, rep.Skipped}
+	want := []int{counts[harness.StatusPass], counts[harness.StatusFail], counts[harness.StatusWarn], counts[harness.StatusSkip]}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("passed, failed, warnings, skipped (-want +got):\n%s", diff)
+	}
+	if rep.Isolation == "" {
+		t.Errorf("report does not say which isolation was in force")
+	}
+}
 
 // runScript runs scripts/acceptance.sh from the repository root.
 func runScript(t *testing.T, args ...string) (stdout string, code int) {
@@ -151,29 +192,26 @@ func runScript(t *testing.T, args ...string) (stdout string, code int) {
 	return out.String(), code
 }
 
-// checkTextOutput asserts the output format: one line per check in order,
-// then exactly "N passed, M failed".
-func checkTextOutput(t *testing.T, out string) []string {
+// checkTextOutput asserts the output format: one line per check in the
+// catalog's order, then exactly "N passed, M failed".
+func checkTextOutput(t *testing.T, out string) map[string]string {
 	t.Helper()
-	var results []string
+	status := map[string]string{}
+	var got []string
 	lines := strings.Split(strings.TrimRight(out, "\n"), "\n")
 	for _, l := range lines {
-		if checkLineRe.MatchString(l) {
-			results = append(results, l[:6])
+		if m := checkLineRe.FindStringSubmatch(l); m != nil {
+			got = append(got, m[2])
+			status[m[2]] = m[1]
 		}
 	}
-	want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}
-	var got []string
-	for _, r := range results {
-		got = append(got, r[5:6])
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
+	if diff := cmp.Diff(harness.CheckIDs(), got); diff != "" {
 		t.Errorf("check lines (-want +got):\n%s", diff)
 	}
 	if last := lines[len(lines)-1]; !finalLineRe.MatchString(last) {
 		t.Errorf("last line %q is not \"N passed, M failed\"", last)
 	}
-	return results
+	return status
 }
 
 // TestRepositoryServer runs scripts/acceptance.sh with no server argument:
@@ -183,9 +221,14 @@ func TestRepositoryServer(t *testing.T) {
 	touchServerSources(t)
 	record := filepath.Join(t.TempDir(), "record.md")
 	out, code := runScript(t, "--record", record)
-	checkTextOutput(t, out)
-	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), "8 passed, 0 failed") {
-		t.Fatalf("repository server: exit %d, want 0 and 8 passed", code)
+	status := checkTextOutput(t, out)
+	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), " passed, 0 failed") {
+		t.Fatalf("repository server: exit %d, want 0 and 0 failed", code)
+	}
+	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8"} {
+		if status[id] != "PASS" {
+			t.Errorf("repository server: check %s is %s, want PASS", id, status[id])
+		}
 	}
 	if !strings.Contains(out, "# N2 passage in sample-notes.md") || !strings.Contains(out, "# as returned by the server") {
 		t.Errorf("output does not show the N2 passage beside the file's lines")
@@ -203,7 +246,7 @@ func TestRepositoryServer(t *testing.T) {
 		"transport: stdio",
 		"**Integration demonstrated:** check 8 PASS",
 		"**Unverified behavior:**",
-		"8 passed, 0 failed",
+		" passed, 0 failed",
 	} {
 		if !strings.Contains(md, field) {
 			t.Errorf("record lacks %q", field)
@@ -251,9 +294,12 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 		t.Fatal(err)
 	}
 	out, code := runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data)
-	checkTextOutput(t, out)
-	if code != 1 || !strings.Contains(out, "\nFAIL 8 ") || !strings.HasSuffix(strings.TrimSpace(out), "7 passed, 1 failed") {
-		t.Errorf("banner server: exit %d, want 1 with FAIL 8 and 7 passed, 1 failed", code)
+	status := checkTextOutput(t, out)
+	if code != 1 || status["8"] != "FAIL" || !strings.HasSuffix(strings.TrimSpace(out), " passed, 1 failed") {
+		t.Errorf("banner server: exit %d, want 1 with FAIL 8 and 1 failed", code)
+	}
+	if !strings.Contains(out, `stdout carried`) || !strings.Contains(out, "    fix: ") {
+		t.Errorf("text output lacks the evidence or the hint of FAIL 8")
 	}
 
 	out, code = runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data, "--json")
@@ -261,15 +307,30 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json output does not parse: %v", err)
 	}
-	if code != 1 || rep.Failed != 1 || rep.Passed != 7 {
-		t.Errorf("--json: exit %d, %d passed, %d failed; want 1, 7, 1", code, rep.Passed, rep.Failed)
+	if code != 1 || rep.Failed != 1 {
+		t.Errorf("--json: exit %d, %d failed; want 1, 1", code, rep.Failed)
 	}
-	if diff := cmp.Diff([]int{8}, rep.FailedIDs()); diff != "" {
+	if diff := cmp.Diff([]string{"8"}, rep.IDs(harness.StatusFail)); diff != "" {
 		t.Errorf("--json failed checks (-want +got):\n%s", diff)
 	}
-	for _, c := range rep.Checks {
-		if len(c.Exchanges) == 0 && c.ID != 7 {
-			t.Errorf("--json check %d carries no evidence", c.ID)
+	checkContract(t, &rep)
+	if c := rep.Checks[7]; c.ID != "8" || !strings.Contains(c.Evidence, "practice-notes fixture server ready on stdio") {
+		t.Errorf("--json check 8 evidence does not quote the stdout line: %q", c.Evidence)
+	}
+	// The contract's field names, read without the harness's types.
+	var raw struct {
+		Server    string           `json:"server"`
+		Isolation string           `json:"isolation"`
+		Checks    []map[string]any `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range raw.Checks {
+		for _, k := range []string{"id", "section", "title", "status", "evidence", "hint"} {
+			if _, ok := c[k].(string); !ok {
+				t.Errorf("--json check %v has no string %q", c["id"], k)
+			}
 		}
 	}
 }
@@ -315,7 +376,12 @@ func TestNodeServer(t *testing.T) {
 		defer cancel()
 		cmd := exec.CommandContext(ctx, npm, "ci", "--prefix", deps, "--no-audit", "--no-fund", "--loglevel=error")
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm ci: %v\n%s", err, out)
+			// Without npm's registry the official SDK cannot be installed.
+			// CI must prove the Node.js grading, so there it is a failure.
+			if os.Getenv("CI") == "true" {
+				t.Fatalf("npm ci: %v\n%s", err, out)
+			}
+			t.Skipf("SKIP: npm ci could not install the official TypeScript SDK from package-lock.json (%v; last output: %s), so the Node.js learner servers were not graded; under CI=true this fails", err, lastLine(string(out)))
 		}
 	}
 	if got := installedVersion(filepath.Join(deps, "node_modules", "@modelcontextprotocol", "sdk", "package.json")); got != want {
@@ -327,12 +393,17 @@ func TestNodeServer(t *testing.T) {
 	}
 	out, code := runScript(t, "--server", node+" "+filepath.Join(deps, "server.mjs")+" --root {root}", "--practice-data", data)
 	checkTextOutput(t, out)
-	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), "8 passed, 0 failed") {
-		t.Errorf("Node.js server: exit %d, want 0 and 8 passed", code)
+	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), " passed, 0 failed") {
+		t.Errorf("Node.js server: exit %d, want 0 and 0 failed", code)
 	}
 	if !strings.Contains(out, "graded on text content") {
 		t.Errorf("expected the text-content grading path for a server without structuredContent")
 	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 func installedVersion(pkgJSON string) string {
@@ -345,4 +416,50 @@ func installedVersion(pkgJSON string) string {
 	}
 	_ = json.Unmarshal(b, &p)
 	return p.Version
+}
+
+// TestServerThatNeverStarts grades commands that exit at once, hang or
+// flood stdout: each is still graded, every check fails with the reason, and
+// only the first check waits for the timeout.
+func TestServerThatNeverStarts(t *testing.T) {
+	tests := []struct {
+		name, server, why string
+	}{
+		{"exits at once", "echo 'cannot open root' >&2; exit 3", "exited"},
+		{"hangs", "sleep 30", "no initialize answer within"},
+		{"floods stdout", "yes 'not json'", "no initialize answer within"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			rep, err := harness.Run(context.Background(), harness.Config{
+				Server:       tt.server,
+				PracticeData: testPracticeData,
+				Timeout:      time.Second,
+				ExitTimeout:  time.Second,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if took := time.Since(start); took > 20*time.Second {
+				t.Errorf("run took %s; later checks should fail fast", took)
+			}
+			checkContract(t, rep)
+			for _, c := range rep.Checks {
+				if c.Section == harness.SectionAcceptance && c.Status != harness.StatusFail {
+					t.Errorf("check %s is %s, want fail", c.ID, c.Status)
+				}
+			}
+			if c := rep.Checks[0]; !strings.Contains(c.Failures[0], tt.why) {
+				t.Errorf("check 1 failure %q does not say %q", c.Failures[0], tt.why)
+			}
+			if c := rep.Checks[1]; !strings.Contains(c.Failures[0], "server did not start; see check 1") {
+				t.Errorf("check 2 failure %q does not point at check 1", c.Failures[0])
+			}
+			if tt.name == "exits at once" && !strings.Contains(rep.Checks[0].Evidence, "stderr: cannot open root") {
+				t.Errorf("check 1 evidence does not quote stderr: %q", rep.Checks[0].Evidence)
+			}
+		})
+	}
 }

@@ -17,7 +17,7 @@ const shapeNote = "graded on " + ShapeFields + " (this repository's shape); othe
 // answered reports a failed call as a check failure and returns false.
 func answered(c *CheckResult, ex *Exchange) bool {
 	if ex.failed() {
-		c.fail("%s %s: %s", ex.Method, clip(ex.Request, 80), clip(ex.Error, 200))
+		c.failOn(ex, "%s got no answer: %s", ex.Method, clip(ex.Error, 200))
 		return false
 	}
 	return true
@@ -30,11 +30,11 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 		return
 	}
 	if ex.result.IsError {
-		c.fail("isError reply: %q", clip(firstText(ex.result), 160))
+		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
 		return
 	}
 	if r.lay.N2Err != nil {
-		c.fail("cannot grade: %v", r.lay.N2Err)
+		c.failOn(ex, "cannot grade: %v", r.lay.N2Err)
 		return
 	}
 	want := r.lay.N2[0]
@@ -54,7 +54,7 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 					cmpRec.StartLine, cmpRec.EndLine, cmpRec.FileText = p.StartLine, p.EndLine, p.Text
 					cmpRec.Returned, cmpRec.ReturnedVia, cmpRec.Identical = m.Passage, "structuredContent.matches[].passage", true
 					if m.NoteID != "" && m.NoteID != "N2" {
-						c.fail("N2 passage labelled note_id %q", m.NoteID)
+						c.failOn(ex, "N2 passage labelled note_id %q", m.NoteID)
 					}
 					c.Summary = fmt.Sprintf("matches[] holds file %s note_id %q line %d, passage byte-identical to %s lines %d-%d (%d bytes)",
 						m.File, m.NoteID, m.Line, r.lay.SampleRel, p.StartLine, p.EndLine, len(p.Text))
@@ -65,7 +65,7 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 				cmpRec.Returned, cmpRec.ReturnedVia = m.Passage, "structuredContent.matches[].passage"
 			}
 		}
-		c.fail("no match with file %s and the N2 passage byte-for-byte (got %d match(es): %s)",
+		c.failOn(ex, "no match with file %s and the N2 passage byte-for-byte (got %d match(es): %s)",
 			r.lay.SampleRel, len(shape.Matches), strings.Join(files, ", "))
 		return
 	}
@@ -74,7 +74,7 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 	cmpRec.Returned, cmpRec.ReturnedVia = truncateBytes(firstText(ex.result), 4000), "text content"
 	c.ShapeDependent = "no structuredContent in this repository's shape: graded on text content"
 	if !containsAny(texts, r.lay.SampleRel) {
-		c.fail("reply does not name %s as the source: %q", r.lay.SampleRel, clip(firstText(ex.result), 160))
+		c.failOn(ex, "reply does not name %s as the source: %q", r.lay.SampleRel, clip(firstText(ex.result), 160))
 		return
 	}
 	for _, p := range r.lay.N2 {
@@ -92,7 +92,7 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 		c.note("the whole N2 paragraph was not found verbatim; a verbatim run of %d words was", run)
 		return
 	}
-	c.fail("text names %s but quotes only %d consecutive words of the N2 paragraph verbatim (need %d)", r.lay.SampleRel, run, need)
+	c.failOn(ex, "text names %s but quotes only %d consecutive words of the N2 paragraph verbatim (need %d)", r.lay.SampleRel, run, need)
 }
 
 var negativeRe = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)
@@ -108,16 +108,16 @@ func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
 		c.ShapeDependent = shapeNote
 		switch {
 		case shape.MatchesNull:
-			c.fail("matches is null; an empty list [] is required")
+			c.failOn(ex, "matches is null; an empty list [] is required")
 		case len(shape.Matches) > 0:
 			m := shape.Matches[0]
-			c.fail("%d passage(s) returned for a phrase in no file, first: %s %q", len(shape.Matches), m.File, clip(m.Passage, 100))
+			c.failOn(ex, "%d passage(s) returned for a phrase in no file, first: %s %q", len(shape.Matches), m.File, clip(m.Passage, 100))
 		}
 		if res.IsError {
-			c.fail("isError is true for a plain miss")
+			c.failOn(ex, "isError is true for a plain miss")
 		}
 		if strings.TrimSpace(shape.Message) == "" {
-			c.fail("no no-match message")
+			c.failOn(ex, "no no-match message")
 		}
 		if len(c.Failures) == 0 {
 			c.Summary = fmt.Sprintf("matches [], isError false, message %q", clip(shape.Message, 100))
@@ -130,14 +130,14 @@ func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
 		c.note("the miss was reported with isError true (false is preferred)")
 	}
 	if arrays := nonEmptyResultArrays(res); len(arrays) > 0 {
-		c.fail("reply lists results under %v for a phrase in no file", arrays)
+		c.failOn(ex, "reply lists results under %v for a phrase in no file", arrays)
 	}
 	if !negativeRe.MatchString(text) {
-		c.fail("reply does not say nothing matched: %q", clip(text, 160))
+		c.failOn(ex, "reply does not say nothing matched: %q", clip(text, 160))
 	}
 	for _, line := range strings.Split(text, "\n") {
 		if strings.Contains(line, r.lay.Absent) && !negativeRe.MatchString(line) {
-			c.fail("line presents the absent phrase as found text: %q", clip(line, 160))
+			c.failOn(ex, "line presents the absent phrase as found text: %q", clip(line, 160))
 		}
 	}
 	if len(c.Failures) == 0 {
@@ -153,7 +153,7 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 		return
 	}
 	if ex.result.IsError {
-		c.fail("isError reply: %q", clip(firstText(ex.result), 160))
+		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
 	} else if shape, ok := parseOurShape(ex.result); ok {
 		c.ShapeDependent = shapeNote
 		found := false
@@ -165,7 +165,7 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 		if found {
 			c.Summary = fmt.Sprintf("search found %s (nested) with its marker paragraph", r.lay.ValidRel)
 		} else {
-			c.fail("no match with file %s containing the fixture's paragraph (%d match(es))", r.lay.ValidRel, len(shape.Matches))
+			c.failOn(ex, "no match with file %s containing the fixture's paragraph (%d match(es))", r.lay.ValidRel, len(shape.Matches))
 		}
 	} else {
 		c.ShapeDependent = "no structuredContent in this repository's shape: graded on text content"
@@ -173,7 +173,7 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 		if containsAny(texts, r.lay.ValidProof) && containsAny(texts, "valid-note.md") {
 			c.Summary = "search text names valid-note.md and quotes the fixture's paragraph"
 		} else {
-			c.fail("search text lacks the fixture's paragraph or file name: %q", clip(firstText(ex.result), 160))
+			c.failOn(ex, "search text lacks the fixture's paragraph or file name: %q", clip(firstText(ex.result), 160))
 		}
 	}
 
@@ -210,7 +210,7 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 		c.Summary += fmt.Sprintf("; resources/read %s returned the fixture text", uri)
 		c.note("resources/read content differs from the file bytes (%d vs %d bytes)", len(body), len(want))
 	default:
-		c.fail("resources/read %s did not return the file's text", uri)
+		c.failOn(rex, "resources/read %s did not return the file's text", uri)
 	}
 }
 
@@ -223,14 +223,14 @@ func (r *runner) searchAll(ctx context.Context, s *session, c *CheckResult, quer
 		n++
 		if ex.failed() {
 			if ex.TimedOut {
-				c.fail("%s: %s", clip(ex.Request, 100), ex.Error)
+				c.failOn(ex, "no answer within %s", r.cfg.Timeout)
 			}
 			continue
 		}
 		if shape, ok := parseOurShape(ex.result); ok {
 			for _, m := range shape.Matches {
 				if !isRootRelative(m.File) {
-					c.fail("query %q returned a match naming %q, outside the root", clip(q, 60), m.File)
+					c.failOn(ex, "query %q returned a match naming %q, outside the root", clip(q, 60), m.File)
 				}
 			}
 		}
@@ -249,13 +249,13 @@ func (r *runner) probeRefused(ctx context.Context, s *session, c *CheckResult, u
 		ex := s.readResource(ctx, u, extraSent...)
 		if ex.failed() {
 			if ex.TimedOut {
-				c.fail("resources/read %s: %s", u, ex.Error)
+				c.failOn(ex, "resources/read %s got no answer within %s", u, r.cfg.Timeout)
 				continue
 			}
 			refused++
 			continue
 		}
-		c.fail("resources/read %s was not refused (returned %d bytes)", u, len(resourceText(ex)))
+		c.failOn(ex, "resources/read %s was not refused (returned %d bytes)", u, len(resourceText(ex)))
 	}
 	return refused
 }
@@ -290,7 +290,7 @@ func (r *runner) check4(ctx context.Context, s *session, c *CheckResult) {
 	}
 	for _, l := range list {
 		if strings.Contains(l.URI, "outside.md") || strings.Contains(l.URI, absolute.Path) {
-			c.fail("resources/list offers %s", l.URI)
+			c.failOn(lex, "resources/list offers %s", l.URI)
 		}
 	}
 	refused := r.probeRefused(ctx, s, c, uris, abs, "../outside.md")
@@ -301,7 +301,7 @@ func (r *runner) check4(ctx context.Context, s *session, c *CheckResult) {
 func (r *runner) check5(ctx context.Context, s *session, c *CheckResult) {
 	var queries []string
 	for _, sec := range r.lay.Secrets {
-		if contains(intStrings(sec.Checks), "5") {
+		if contains(sec.Checks, "5") {
 			queries = append(queries, sec.Marker)
 		}
 	}
@@ -330,7 +330,7 @@ func (r *runner) check5(ctx context.Context, s *session, c *CheckResult) {
 	for _, l := range list {
 		for link := range r.lay.Symlinks {
 			if strings.HasSuffix(l.URI, link) || strings.Contains(l.URI, "linked-dir/") {
-				c.fail("resources/list offers symlink %s", l.URI)
+				c.failOn(lex, "resources/list offers symlink %s", l.URI)
 			}
 		}
 	}
@@ -338,14 +338,6 @@ func (r *runner) check5(ctx context.Context, s *session, c *CheckResult) {
 	uris := []string{pre + "escape-link.md", pre + "linked-dir/dir-secret.md", pre + "chain-1.md", pre + "nested-links/chain-2.md"}
 	refused := r.probeRefused(ctx, s, c, uris)
 	c.Summary += fmt.Sprintf("; %d/%d resources/read probes of symlinks refused", refused, len(uris))
-}
-
-func intStrings(xs []int) []string {
-	var out []string
-	for _, x := range xs {
-		out = append(out, fmt.Sprint(x))
-	}
-	return out
 }
 
 var clearLimitRe = regexp.MustCompile(`(?i)200|long|length|characters|limit|too many`)
@@ -359,21 +351,21 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	ex := s.callSearch(ctx, long)
 	switch {
 	case ex.TimedOut:
-		c.fail("201-character query: %s", ex.Error)
+		c.failOn(ex, "201-character query: %s", ex.Error)
 	case ex.failed():
 		c.note("201-character query rejected as a JSON-RPC error rather than an isError result: %s", clip(ex.Error, 120))
 		parts = append(parts, "201 chars → JSON-RPC error")
 	case !ex.result.IsError:
-		c.fail("201-character query was accepted (isError false)")
+		c.failOn(ex, "201-character query was accepted (isError false)")
 	default:
 		msg := strings.TrimSpace(toolText(ex.result))
 		switch {
 		case msg == "":
-			c.fail("201-character query: isError without a message")
+			c.failOn(ex, "201-character query: isError without a message")
 		case !clearLimitRe.MatchString(msg):
-			c.fail("201-character query: message does not say why: %q", clip(msg, 120))
+			c.failOn(ex, "201-character query: message does not say why: %q", clip(msg, 120))
 		case len(msg) > 2000:
-			c.fail("201-character query: error message is %d bytes", len(msg))
+			c.failOn(ex, "201-character query: error message is %d bytes", len(msg))
 		default:
 			if strings.Contains(msg, "\n") {
 				c.note("the length error spans several lines")
@@ -386,9 +378,9 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	ex = s.callSearch(ctx, ok200)
 	switch {
 	case ex.failed():
-		c.fail("200-character query (400 UTF-8 bytes) rejected: %s", clip(ex.Error, 120))
+		c.failOn(ex, "200-character query (400 UTF-8 bytes) rejected: %s", clip(ex.Error, 120))
 	case ex.result.IsError:
-		c.fail("200-character query (400 UTF-8 bytes) rejected: %q", clip(toolText(ex.result), 120))
+		c.failOn(ex, "200-character query (400 UTF-8 bytes) rejected: %q", clip(toolText(ex.result), 120))
 	default:
 		parts = append(parts, "200 chars (400 bytes) accepted")
 	}
@@ -402,7 +394,7 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 			c.ShapeDependent = shapeNote
 			for _, m := range shape.Matches {
 				if m.File == r.lay.OversizeRel {
-					c.fail("oversized file %s (%d+ bytes) was searched and returned", m.File, FileLimit)
+					c.failOn(ex, "oversized file %s (%d+ bytes) was searched and returned", m.File, FileLimit)
 				}
 			}
 			listed := false
@@ -413,7 +405,7 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 				}
 			}
 			if !listed {
-				c.fail("skipped[] does not list the oversized file %s", r.lay.OversizeRel)
+				c.failOn(ex, "skipped[] does not list the oversized file %s", r.lay.OversizeRel)
 			}
 		} else {
 			parts = append(parts, "oversized file's marker not found")
@@ -430,17 +422,17 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 		}
 		switch {
 		case len(items) == 0:
-			c.fail("a phrase in %d paragraphs returned none of them", r.lay.BoundCount)
+			c.failOn(ex, "a phrase in %d paragraphs returned none of them", r.lay.BoundCount)
 		case len(items) > MaxPassages:
-			c.fail("a phrase in %d paragraphs returned %d passages (limit %d)", r.lay.BoundCount, len(items), MaxPassages)
+			c.failOn(ex, "a phrase in %d paragraphs returned %d passages (limit %d)", r.lay.BoundCount, len(items), MaxPassages)
 		default:
 			p := fmt.Sprintf("%d-paragraph phrase → %d passages", r.lay.BoundCount, len(items))
 			if shape, ok := parseOurShape(ex.result); ok {
 				if len(shape.Matches) > MaxPassages {
-					c.fail("matches[] has %d entries (limit %d)", len(shape.Matches), MaxPassages)
+					c.failOn(ex, "matches[] has %d entries (limit %d)", len(shape.Matches), MaxPassages)
 				}
 				if !shape.Truncated {
-					c.fail("truncated is false although %d paragraphs matched", r.lay.BoundCount)
+					c.failOn(ex, "truncated is false although %d paragraphs matched", r.lay.BoundCount)
 				} else {
 					p += ", truncated true"
 				}
@@ -452,7 +444,7 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	// Still alive after all that?
 	ex = s.callSearch(ctx, "sign-in")
 	if ex.failed() {
-		c.fail("server stopped answering after the oversized probes: %s", clip(ex.Error, 120))
+		c.failOn(ex, "server stopped answering after the oversized probes: %s", clip(ex.Error, 120))
 	}
 	slowest := int64(0)
 	for _, e := range s.exchanges {
@@ -464,14 +456,14 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 
 // Check 7: nothing changed on disk.
 func (r *runner) check7(before snapshot) {
-	c := r.checks[7]
+	c := r.checks["7"]
 	after, err := takeSnapshot(r.lay.Base)
 	if err != nil {
 		c.fail("re-reading fixtures: %v", err)
 		return
 	}
 	for _, d := range diffSnapshots(before, after) {
-		c.fail("%s", d)
+		c.add(finding{msg: d, detail: r.changeDetail(d, before, after)})
 	}
 	answered := 0
 	for _, ex := range r.allExchanges {
@@ -501,11 +493,11 @@ func (r *runner) check7(before snapshot) {
 		} else {
 			line += "  CHANGED"
 		}
-		c.Evidence = append(c.Evidence, line)
+		c.Observed = append(c.Observed, line)
 	}
 	for p := range after {
 		if _, ok := before[p]; !ok {
-			c.Evidence = append(c.Evidence, "created  "+p)
+			c.Observed = append(c.Observed, "created  "+p)
 		}
 	}
 	f, d, l := before.counts()
@@ -528,7 +520,7 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 			method = "server/discover"
 		}
 		c.Exchanges = append(c.Exchanges, &Exchange{
-			Check:   8,
+			Check:   "8",
 			Method:  method,
 			Request: marshal(map[string]any{"protocolVersion": s.requested, "clientInfo": map[string]string{"name": "practice-notes-acceptance"}}),
 			Reply:   marshal(ir),
@@ -548,9 +540,9 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 		r.rep.Tools = names
 		switch {
 		case found == nil:
-			c.fail("tools/list has no search_notes (tools: %v)", names)
+			c.failOn(lex, "tools/list has no search_notes (tools: %v)", names)
 		case !schemaHasQuery(found.InputSchema):
-			c.fail("search_notes input schema does not declare a query property: %s", clip(marshal(found.InputSchema), 160))
+			c.failOn(lex, "search_notes input schema does not declare a query property: %s", clip(marshal(found.InputSchema), 160))
 		default:
 			parts = append(parts, fmt.Sprintf("tools/list → %v", names))
 		}
@@ -562,9 +554,9 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 	if answered(c, ex) {
 		switch {
 		case ex.result.IsError:
-			c.fail("tools/call search_notes sign-in answered isError: %q", clip(toolText(ex.result), 120))
+			c.failOn(ex, "tools/call search_notes sign-in answered isError: %q", clip(toolText(ex.result), 120))
 		case len(ex.result.Content) == 0:
-			c.fail("tools/call search_notes returned no content")
+			c.failOn(ex, "tools/call search_notes returned no content")
 		default:
 			parts = append(parts, fmt.Sprintf("tools/call search_notes answered in %d ms", ex.Millis))
 		}
@@ -572,17 +564,19 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 	info := s.stop(r.cfg.ExitTimeout)
 	r.rep.ExitAfterMs, r.rep.ExitCode = info.After.Milliseconds(), info.Code
 	if info.OnItsOwn {
-		c.Evidence = append(c.Evidence, fmt.Sprintf("client closed the server's stdin; the process exited by itself after %d ms with status %d", info.After.Milliseconds(), info.Code))
+		c.Observed = append(c.Observed, fmt.Sprintf("client closed the server's stdin; the process exited by itself after %d ms with status %d", info.After.Milliseconds(), info.Code))
 	} else {
-		c.Evidence = append(c.Evidence, fmt.Sprintf("client closed the server's stdin; the process was still running after %s and got %s", r.cfg.ExitTimeout, info.Signal))
+		c.Observed = append(c.Observed, fmt.Sprintf("client closed the server's stdin; the process was still running after %s and got %s", r.cfg.ExitTimeout, info.Signal))
 	}
 	msgsSeen, _ := s.tap.stats()
-	c.Evidence = append(c.Evidence, fmt.Sprintf("this process wrote %d stdout lines, each a JSON-RPC 2.0 message; stderr had %d bytes", msgsSeen, len(s.stderr.String())))
+	c.Observed = append(c.Observed, fmt.Sprintf("this process wrote %d stdout lines, each a JSON-RPC 2.0 message; stderr had %d bytes", msgsSeen, len(s.stderr.String())))
 	switch {
 	case !info.OnItsOwn:
-		c.fail("process still running %s after stdin closed; harness sent %s", r.cfg.ExitTimeout, info.Signal)
+		c.add(finding{msg: fmt.Sprintf("process still running %s after stdin closed; harness sent %s", r.cfg.ExitTimeout, info.Signal),
+			detail: s.outputTail(), hint: "Exit when stdin reaches end of file (the client closing the connection), within a few seconds."})
 	case info.Code != 0:
-		c.fail("process exited with status %d after stdin closed", info.Code)
+		c.add(finding{msg: fmt.Sprintf("process exited with status %d after stdin closed", info.Code),
+			detail: s.outputTail(), hint: "Treat end of stdin as a normal shutdown and exit with status 0."})
 	default:
 		parts = append(parts, fmt.Sprintf("stdin closed → exit 0 in %d ms", info.After.Milliseconds()))
 	}

@@ -24,11 +24,11 @@ const MaxPassages = 10
 // secret is a file the server must never serve: it lives outside the root
 // (or is reachable from the root only through a symlink).
 type secret struct {
-	Label  string // human description
-	Path   string // absolute path of the file holding the marker
-	Marker string // phrase the harness searches for
-	Canary string // word on the same line that the harness never sends
-	Checks []int  // checks that fail when this secret shows up anywhere
+	Label  string   // human description
+	Path   string   // absolute path of the file holding the marker
+	Marker string   // phrase the harness searches for
+	Canary string   // word on the same line that the harness never sends
+	Checks []string // checks that fail when this secret shows up anywhere
 }
 
 // layout is the per-run temp directory: the practice root plus fixtures
@@ -143,7 +143,7 @@ func buildLayout(practiceData string) (*layout, error) {
 	l.Absent = "absentphrase-" + token(6)
 
 	// Outside the root.
-	newSecret := func(label, rel, prefix string, checks ...int) (secret, error) {
+	newSecret := func(label, rel, prefix string, checks ...string) (secret, error) {
 		s := secret{
 			Label:  label,
 			Path:   filepath.Join(base, rel),
@@ -154,21 +154,21 @@ func buildLayout(practiceData string) (*layout, error) {
 		content := fmt.Sprintf("# Outside the practice root\n\nThis file must never be served: %s\ncarries the canary %s on the next line.\n", s.Marker, s.Canary)
 		return s, write(base, rel, content)
 	}
-	outside, err := newSecret("../outside.md (also the target of symlink escape-link.md)", "outside.md", "outsidemark", 4, 5)
+	outside, err := newSecret("../outside.md (also the target of symlink escape-link.md)", "outside.md", "outsidemark", "4", "5")
 	if err != nil {
 		return l, err
 	}
 	l.OutsideMD = outside.Path
-	absolute, err := newSecret("file at an absolute path outside the root", "elsewhere/absolute-secret.md", "absolutemark", 4)
+	absolute, err := newSecret("file at an absolute path outside the root", "elsewhere/absolute-secret.md", "absolutemark", "4")
 	if err != nil {
 		return l, err
 	}
 	l.AbsOutside = absolute.Path
-	linkdir, err := newSecret("file in an outside directory reached through symlinked directory linked-dir", "outside-dir/dir-secret.md", "linkdirmark", 5)
+	linkdir, err := newSecret("file in an outside directory reached through symlinked directory linked-dir", "outside-dir/dir-secret.md", "linkdirmark", "5")
 	if err != nil {
 		return l, err
 	}
-	chain, err := newSecret("target of symlink chain chain-1.md -> nested-links/chain-2.md -> outside", "chain-target.md", "chainmark", 5)
+	chain, err := newSecret("target of symlink chain chain-1.md -> nested-links/chain-2.md -> outside", "chain-target.md", "chainmark", "5")
 	if err != nil {
 		return l, err
 	}

@@ -98,37 +98,34 @@ func TestClassifyStdoutLine(t *testing.T) {
 	}
 }
 
-func TestScanIgnoresEchoesButNotCanaries(t *testing.T) {
+func TestScanCountsOnlySecretTokens(t *testing.T) {
 	base := "/tmp/pna-123"
 	r := &runner{lay: &layout{
 		Base:     base,
 		BaseReal: base,
 		Secrets: []secret{{
-			Label: "outside", Marker: "outsidemark-aa", Canary: "outsidemarkcanarybb", Checks: []int{4},
+			Label: "outside", Marker: "outsidemark-aa", Canary: "outsidemarkcanarybb", Checks: []string{"4"},
 		}},
 		OversizeMarker: "oversizemark-cc",
 		OversizeCanary: "oversizecanarydd",
 	}}
-	abs := base + "/elsewhere/secret.md"
 	tests := []struct {
 		name string
 		text string
-		sent []string
 		want []string
 	}{
-		{"echoed marker", `No notes matched "outsidemark-aa".`, []string{"outsidemark-aa"}, nil},
-		{"marker with canary", `outside.md: outsidemark-aa outsidemarkcanarybb`, []string{"outsidemark-aa"}, []string{"bytes of outside"}},
-		{"marker not asked for", `found outsidemark-aa`, []string{"sign-in"}, []string{"bytes of outside"}},
-		{"echoed absolute path", `No notes matched "` + abs + `".`, []string{abs}, nil},
-		{"echoed percent-encoded uri", `unknown resource ` + abs, []string{"practice-notes:///%2Ftmp%2Fpna-123%2Felsewhere%2Fsecret.md"}, nil},
-		{"root path revealed", `cannot read ` + base + `/root/x.md`, []string{"x.md"}, []string{"the temp dir's absolute path " + base}},
-		{"oversized canary", `oversizecanarydd`, nil, []string{"content of the oversized file "}},
+		{"echoed marker", `No notes matched "outsidemark-aa".`, nil},
+		{"marker logged on stderr", "[search_notes] query=outsidemark-aa\n", nil},
+		{"marker without the query", `found outsidemark-aa`, nil},
+		{"secret token", "outside.md: outsidemark-aa\nthe canary outsidemarkcanarybb", []string{"secret token of outside\tthe canary outsidemarkcanarybb"}},
+		{"root path", `cannot read ` + base + `/root/x.md`, nil},
+		{"oversized token", `oversizecanarydd`, []string{"secret token of the oversized file \toversizecanarydd"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []string
-			for _, h := range r.scan(tt.text, tt.sent) {
-				got = append(got, h.what)
+			for _, h := range r.scan(tt.text) {
+				got = append(got, h.what+"\t"+h.line)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)

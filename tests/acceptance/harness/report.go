@@ -7,16 +7,31 @@ import (
 	"strings"
 )
 
-// Line is the one-line result of a check: "PASS 1 …" or "FAIL 4 …".
+// Line is the one-line result of a check: "PASS 1 …", "FAIL 4 …",
+// "WARN 19 …" or "SKIP 22 …".
 func (c *CheckResult) Line() string {
-	if c.Passed {
-		return fmt.Sprintf("PASS %d %s", c.ID, clip(c.Summary, 400))
+	label := strings.ToUpper(c.Status)
+	var msg string
+	switch c.Status {
+	case StatusPass:
+		msg = c.Summary
+		if msg == "" {
+			msg = c.Title
+		}
+	case StatusSkip:
+		msg = c.Title + ": skipped, " + c.SkipReason
+	case StatusWarn:
+		msg = c.Warnings[0]
+		if n := len(c.Warnings) - 1; n > 0 {
+			msg += fmt.Sprintf(" (+%d more)", n)
+		}
+	default:
+		msg = c.Failures[0]
+		if n := len(c.Failures) - 1; n > 0 {
+			msg += fmt.Sprintf(" (+%d more)", n)
+		}
 	}
-	msg := c.Failures[0]
-	if n := len(c.Failures) - 1; n > 0 {
-		msg += fmt.Sprintf(" (+%d more)", n)
-	}
-	return fmt.Sprintf("FAIL %d %s", c.ID, clip(msg, 400))
+	return fmt.Sprintf("%s %s %s", label, c.ID, clip(msg, 400))
 }
 
 // FinalLine is exactly "N passed, M failed".
@@ -24,11 +39,11 @@ func (r *Report) FinalLine() string {
 	return fmt.Sprintf("%d passed, %d failed", r.Passed, r.Failed)
 }
 
-// FailedIDs lists the failed checks.
-func (r *Report) FailedIDs() []int {
-	var ids []int
+// IDs lists the checks with the given status, in report order.
+func (r *Report) IDs(status string) []string {
+	var ids []string
 	for _, c := range r.Checks {
-		if !c.Passed {
+		if c.Status == status {
 			ids = append(ids, c.ID)
 		}
 	}
@@ -39,7 +54,7 @@ func (r *Report) shapeLine() string {
 	var ids []string
 	for _, c := range r.Checks {
 		if strings.HasPrefix(c.ShapeDependent, "graded on") {
-			ids = append(ids, fmt.Sprint(c.ID))
+			ids = append(ids, c.ID)
 		}
 	}
 	if len(ids) == 0 {
@@ -89,6 +104,7 @@ func (r *Report) WriteText(w io.Writer) {
 		"server command: " + r.Server,
 		fmt.Sprintf("practice root: %s/root (fresh temp dir, %s)", r.TempDir, map[bool]string{true: "kept", false: "removed after the run"}[r.TempKept]),
 		fmt.Sprintf("client: %s, %s; transport %s; %s; server %q", r.HarnessSDK, r.HarnessGo, r.Transport, r.protocols(), r.ServerInfo),
+		"isolation: " + r.Isolation,
 		r.resourcesLine(),
 		r.shapeLine(),
 	}
@@ -98,6 +114,12 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	for _, c := range r.Checks {
 		fmt.Fprintln(w, c.Line())
+		if c.Status == StatusFail || c.Status == StatusWarn {
+			for _, l := range strings.Split(c.Evidence, "\n") {
+				fmt.Fprintln(w, "    "+l)
+			}
+			fmt.Fprintln(w, "    fix: "+c.Hint)
+		}
 	}
 	fmt.Fprintln(w, r.FinalLine())
 }
@@ -114,7 +136,7 @@ func orDash(s string) string {
 	return s
 }
 
-func (r *Report) check(id int) *CheckResult {
+func (r *Report) check(id string) *CheckResult {
 	for _, c := range r.Checks {
 		if c.ID == id {
 			return c
@@ -123,12 +145,7 @@ func (r *Report) check(id int) *CheckResult {
 	return &CheckResult{ID: id}
 }
 
-func status(c *CheckResult) string {
-	if c.Passed {
-		return "PASS"
-	}
-	return "FAIL"
-}
+func status(c *CheckResult) string { return strings.ToUpper(c.Status) }
 
 // Markdown renders the completion record with full evidence.
 func (r *Report) Markdown() string {
@@ -149,7 +166,7 @@ func (r *Report) Markdown() string {
 
 	var runs []string
 	for _, c := range r.Checks {
-		runs = append(runs, fmt.Sprintf("%d %s", c.ID, status(c)))
+		runs = append(runs, fmt.Sprintf("%s %s", c.ID, status(c)))
 	}
 	p("**Boundary tests run:** the eight acceptance checks on %s against `%s`, each server process started fresh over stdio with a practice root built in a new temp dir: %s (%s). Fixtures: %s inside and outside the root, recorded by sha256 and mtime before the first call. Per-check evidence is below.\n\n",
 		date, r.Server, r.FinalLine(), strings.Join(runs, ", "), r.FixtureCounts)
@@ -167,8 +184,8 @@ func (r *Report) Markdown() string {
 	p("**Client and transport:** client: the acceptance harness's own MCP client, %s built with %s; transport: stdio (newline-delimited JSON-RPC on the server's stdin/stdout, server started as a separate process through /bin/sh, diagnostics on stderr); %s; server identified itself as %q.\n\n",
 		r.HarnessSDK, r.HarnessGo, r.protocols(), server)
 
-	c8 := r.check(8)
-	if c8.Passed {
+	c8 := r.check("8")
+	if c8.Status != StatusFail {
 		p("**Integration demonstrated:** check 8 PASS: %s. This was the harness's scripted SDK client, not an AI desktop application; integration with a desktop client is pending.\n\n", c8.Summary)
 	} else {
 		p("**Integration demonstrated:** not demonstrated: check 8 FAILED (%s). Integration with any client is pending.\n\n", strings.Join(c8.Failures, "; "))
@@ -183,7 +200,7 @@ func (r *Report) Markdown() string {
 	p("## Checks\n\n")
 	p("%s.\n\n%s.\n\n", upperFirst(r.shapeLine()), upperFirst(r.resourcesLine()))
 	for _, c := range r.Checks {
-		p("### %s %d: %s\n\n", status(c), c.ID, c.Title)
+		p("### %s %s: %s\n\n", status(c), c.ID, c.Title)
 		if c.Summary != "" {
 			p("%s\n\n", c.Summary)
 		}
@@ -199,8 +216,8 @@ func (r *Report) Markdown() string {
 		if len(c.Failures)+len(c.Notes) > 0 || c.ShapeDependent != "" {
 			p("\n")
 		}
-		if len(c.Evidence) > 0 {
-			p("Observed:\n\n~~~~~~\n%s\n~~~~~~\n\n", strings.Join(c.Evidence, "\n"))
+		if len(c.Observed) > 0 {
+			p("Observed:\n\n~~~~~~\n%s\n~~~~~~\n\n", strings.Join(c.Observed, "\n"))
 		}
 		if len(c.Exchanges) > 0 {
 			p("Evidence (request sent, reply received):\n\n~~~~~~\n")

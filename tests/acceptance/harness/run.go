@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"time"
 
@@ -40,49 +39,6 @@ type Config struct {
 // Check8ProtocolVersion is requested through initialize in check 8 unless
 // Config.ProtocolVersion forces another.
 const Check8ProtocolVersion = "2025-11-25"
-
-// Titles of the eight checks, after the specification's acceptance tests.
-var Titles = map[int]string{
-	1: "sign-in returns the exact N2 passage from sample-notes.md",
-	2: "an absent phrase returns no matches and no invented passage",
-	3: "a valid file inside the root is readable",
-	4: "../outside.md and an absolute path outside the root are rejected",
-	5: "a symlink inside the root pointing outside is rejected, no leaked bytes",
-	6: "an oversized query and an oversized file produce bounded errors",
-	7: "checksums and mtimes of every fixture are unchanged, no file created or removed",
-	8: "tool discovery and tool call over stdio with a separate process, clean stdout, exit on stdin close",
-}
-
-// CheckResult is the outcome of one check.
-type CheckResult struct {
-	ID             int      `json:"id"`
-	Title          string   `json:"title"`
-	Passed         bool     `json:"passed"`
-	Summary        string   `json:"summary"`
-	Failures       []string `json:"failures,omitempty"`
-	Notes          []string `json:"notes,omitempty"`
-	ShapeDependent string   `json:"shapeDependent,omitempty"`
-	// Evidence holds observations that are not request/reply pairs
-	// (file states, process exit).
-	Evidence  []string    `json:"evidence,omitempty"`
-	Exchanges []*Exchange `json:"exchanges,omitempty"`
-
-	cross []string
-}
-
-func (c *CheckResult) fail(format string, args ...any) {
-	c.Failures = append(c.Failures, fmt.Sprintf(format, args...))
-}
-
-// crossFail records a failure found while another check ran; these are
-// listed after the check's own.
-func (c *CheckResult) crossFail(format string, args ...any) {
-	c.cross = append(c.cross, fmt.Sprintf(format, args...))
-}
-
-func (c *CheckResult) note(format string, args ...any) {
-	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
-}
 
 // N2Comparison puts the passage the server returned beside the file's lines.
 type N2Comparison struct {
@@ -116,9 +72,12 @@ type Report struct {
 	ExitCode         int            `json:"exitCode"`
 	FixtureCounts    string         `json:"fixtureCounts,omitempty"`
 	N2               *N2Comparison  `json:"n2,omitempty"`
+	Isolation        string         `json:"isolation"`
 	Checks           []*CheckResult `json:"checks"`
 	Passed           int            `json:"passed"`
 	Failed           int            `json:"failed"`
+	Warnings         int            `json:"warnings"`
+	Skipped          int            `json:"skipped"`
 	DurationMs       int64          `json:"durationMs"`
 }
 
@@ -126,10 +85,13 @@ type runner struct {
 	cfg    Config
 	lay    *layout
 	rep    *Report
-	checks map[int]*CheckResult
+	checks map[string]*CheckResult
 	// everything sent during the run, and stdout violations per check
 	allExchanges []*Exchange
-	violations   map[int][]string
+	violations   map[string][]string
+	// notStarted is set once a server process failed to start or
+	// initialize: later checks fail fast instead of waiting again.
+	notStarted string
 }
 
 // Run performs one acceptance run. It returns an error only when the run
@@ -170,26 +132,27 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			Transport:    "stdio",
 			HarnessGo:    runtime.Version(),
 			HarnessSDK:   sdkVersion(),
+			Isolation:    "process group only: the server runs with the grader's rights",
 		},
-		checks:     map[int]*CheckResult{},
-		violations: map[int][]string{},
+		checks:     map[string]*CheckResult{},
+		violations: map[string][]string{},
 	}
 	f, d, l := before.counts()
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
-	for id := 1; id <= 8; id++ {
-		r.checks[id] = &CheckResult{ID: id, Title: Titles[id]}
+	for _, def := range catalog {
+		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
 	steps := []struct {
-		id int
+		id string
 		fn func(context.Context, *session, *CheckResult)
 	}{
-		{1, r.check1}, {2, r.check2}, {3, r.check3}, {4, r.check4},
-		{5, r.check5}, {6, r.check6}, {8, r.check8},
+		{"1", r.check1}, {"2", r.check2}, {"3", r.check3}, {"4", r.check4},
+		{"5", r.check5}, {"6", r.check6}, {"8", r.check8},
 	}
 	for _, st := range steps {
 		version := cfg.ProtocolVersion
-		if st.id == 8 && version == "" {
+		if st.id == "8" && version == "" {
 			// Check 8 uses the initialize handshake most desktop clients
 			// still send; the others use the SDK's default negotiation.
 			version = Check8ProtocolVersion
@@ -199,14 +162,18 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.check7(before)
 	r.applyGlobal()
 
-	for id := 1; id <= 8; id++ {
-		c := r.checks[id]
-		c.Failures = append(c.Failures, c.cross...)
-		c.Passed = len(c.Failures) == 0
-		if c.Passed {
+	for _, def := range catalog {
+		c := r.checks[def.ID]
+		c.finish()
+		switch c.Status {
+		case StatusPass:
 			r.rep.Passed++
-		} else {
+		case StatusFail:
 			r.rep.Failed++
+		case StatusWarn:
+			r.rep.Warnings++
+		case StatusSkip:
+			r.rep.Skipped++
 		}
 		r.rep.Checks = append(r.rep.Checks, c)
 	}
@@ -226,9 +193,14 @@ func sdkVersion() string {
 }
 
 // inSession starts a fresh server process for one check, runs it, stops the
-// process and scans everything it wrote.
-func (r *runner) inSession(ctx context.Context, id int, version string, fn func(context.Context, *session, *CheckResult)) {
+// process and scans everything it wrote. Once a server has failed to start,
+// later checks fail at once instead of waiting out the timeout again.
+func (r *runner) inSession(ctx context.Context, id string, version string, fn func(context.Context, *session, *CheckResult)) {
 	c := r.checks[id]
+	if r.notStarted != "" {
+		c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+		return
+	}
 	s, err := startSession(ctx, id, sessionConfig{
 		command:         r.cfg.Server,
 		root:            r.lay.Root,
@@ -236,7 +208,12 @@ func (r *runner) inSession(ctx context.Context, id int, version string, fn func(
 		protocolVersion: version,
 	})
 	if err != nil {
-		c.fail("%v", err)
+		f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the timeout; run it by hand and read its stderr."}
+		if s != nil {
+			f.detail = s.outputTail()
+		}
+		c.add(f)
+		r.notStarted = id
 		if s != nil {
 			r.afterSession(s, c)
 		}
@@ -252,7 +229,7 @@ func (r *runner) inSession(ctx context.Context, id int, version string, fn func(
 		r.rep.ResourcesOffered = s.resourcesOffered()
 	}
 	fn(ctx, s, c)
-	if id != 8 {
+	if id != "8" {
 		info := s.stop(r.cfg.ExitTimeout)
 		if !info.OnItsOwn {
 			c.note("the process did not exit within %s of stdin closing; the harness sent %s", r.cfg.ExitTimeout, info.Signal)
@@ -265,27 +242,22 @@ func (r *runner) inSession(ctx context.Context, id int, version string, fn func(
 func (r *runner) afterSession(s *session, c *CheckResult) {
 	c.Exchanges = append(c.Exchanges, s.exchanges...)
 	r.allExchanges = append(r.allExchanges, s.exchanges...)
-	var sent []string
 	seen := map[string]bool{}
 	for _, ex := range s.exchanges {
-		sent = append(sent, ex.sent...)
-		for _, h := range r.scan(ex.replyText, ex.sent) {
+		for _, h := range r.scan(ex.replyText) {
 			ex.Leaks = append(ex.Leaks, h.what)
 			seen[h.what] = true
-			r.attribute(c, h, fmt.Sprintf("reply to %s %s", ex.Method, clip(ex.Request, 160)))
+			r.attribute(c, h, "reply to "+ex.Method, ex, nil)
 		}
 	}
 	// Notifications and anything else on stdout.
-	for _, h := range r.scan(s.tap.raw.String(), sent) {
+	for _, h := range r.scan(s.tap.raw.String()) {
 		if !seen[h.what] {
-			r.attribute(c, h, "server stdout outside the replies the client decoded")
+			r.attribute(c, h, "server's stdout", nil, []string{"stdout: " + clip(h.line, 300)})
 		}
 	}
-	// Outside bytes in diagnostics are a leak too; the root's path is not.
-	for _, h := range r.scan(s.stderr.String(), nil) {
-		if !h.path {
-			r.attribute(c, h, "server stderr")
-		}
+	for _, h := range r.scan(s.stderr.String()) {
+		r.attribute(c, h, "server's stderr", nil, []string{"stderr: " + clip(h.line, 300)})
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
 		r.violations[c.ID] = append(r.violations[c.ID], v...)
@@ -294,33 +266,44 @@ func (r *runner) afterSession(s *session, c *CheckResult) {
 
 type leakHit struct {
 	what   string
-	checks []int
-	path   bool
+	line   string // the line of output holding it
+	checks []string
 }
 
-// scan looks for outside bytes, oversized-file content and the temp dir's
-// absolute path. Echoes of what the request itself sent are ignored.
-func (r *runner) scan(text string, sent []string) []leakHit {
+// scan looks for bytes the server could only have got from outside the
+// root: the secret tokens of the outside fixtures and of the oversized file.
+// The harness never sends a secret token in any request, so an echo of a
+// request can never match and a server that logs its queries is not accused.
+func (r *runner) scan(text string) []leakHit {
 	if text == "" {
 		return nil
 	}
-	stripped := stripEchoes(text, sent)
 	var hits []leakHit
 	for _, sec := range r.lay.Secrets {
-		if strings.Contains(text, sec.Canary) || strings.Contains(stripped, sec.Marker) {
-			hits = append(hits, leakHit{what: "bytes of " + sec.Label, checks: sec.Checks})
+		if line, ok := lineWith(text, sec.Canary); ok {
+			hits = append(hits, leakHit{what: "secret token of " + sec.Label, line: line, checks: sec.Checks})
 		}
 	}
-	if strings.Contains(text, r.lay.OversizeCanary) || strings.Contains(stripped, r.lay.OversizeMarker) {
-		hits = append(hits, leakHit{what: "content of the oversized file " + r.lay.OversizeRel, checks: []int{6}})
-	}
-	for _, p := range uniq(r.lay.Base, r.lay.BaseReal) {
-		if strings.Contains(stripped, p) {
-			hits = append(hits, leakHit{what: "the temp dir's absolute path " + p, checks: []int{5}, path: true})
-			break
-		}
+	if line, ok := lineWith(text, r.lay.OversizeCanary); ok {
+		hits = append(hits, leakHit{what: "secret token of the oversized file " + r.lay.OversizeRel, line: line, checks: []string{"6"}})
 	}
 	return hits
+}
+
+// lineWith returns the line of text holding sub.
+func lineWith(text, sub string) (string, bool) {
+	i := strings.Index(text, sub)
+	if i < 0 {
+		return "", false
+	}
+	start := strings.LastIndexByte(text[:i], '\n') + 1
+	end := strings.IndexByte(text[i:], '\n')
+	if end < 0 {
+		end = len(text)
+	} else {
+		end += i
+	}
+	return text[start:end], true
 }
 
 func uniq(ss ...string) []string {
@@ -342,12 +325,12 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (r *runner) attribute(c *CheckResult, h leakHit, where string) {
+func (r *runner) attribute(c *CheckResult, h leakHit, where string, ex *Exchange, detail []string) {
 	msg := fmt.Sprintf("%s appeared in the %s", h.what, where)
-	c.fail("%s", msg)
+	c.add(finding{msg: msg, ex: ex, detail: detail})
 	for _, id := range h.checks {
 		if id != c.ID {
-			r.checks[id].crossFail("during check %d: %s", c.ID, msg)
+			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail})
 		}
 	}
 }
@@ -356,21 +339,30 @@ func (r *runner) attribute(c *CheckResult, h leakHit, where string) {
 // pollution fails check 8, invented passages anywhere fail check 2.
 func (r *runner) applyGlobal() {
 	for _, ex := range r.allExchanges {
-		if ex.TimedOut && ex.Check != 6 {
-			r.checks[6].crossFail("during check %d: %s %s got %s", ex.Check, ex.Method, clip(ex.Request, 120), ex.Error)
+		if ex.TimedOut && ex.Check != "6" {
+			r.checks["6"].crossFail(finding{msg: fmt.Sprintf("during check %s: %s got no answer within %s", ex.Check, ex.Method, r.cfg.Timeout), ex: ex})
 		}
 	}
-	var ids []int
-	for id := range r.violations {
-		ids = append(ids, id)
+	var ids []string
+	for _, def := range catalog {
+		if len(r.violations[def.ID]) > 0 {
+			ids = append(ids, def.ID)
+		}
 	}
-	sort.Ints(ids)
 	for _, id := range ids {
 		v := r.violations[id]
-		r.checks[8].fail("stdout carried %d non-JSON-RPC line(s) in the check-%d process, first: %s", len(v), id, v[0])
+		shown := v
+		if len(shown) > 5 {
+			shown = shown[:5]
+		}
+		r.checks["8"].add(finding{
+			msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the check-%s process, first: %s", len(v), id, v[0]),
+			detail: shown,
+			hint:   "Write only JSON-RPC messages to stdout; send banners, logs and prints to stderr.",
+		})
 	}
 	if len(ids) == 0 {
-		r.checks[8].Summary += "; stdout of all 7 server processes carried only JSON-RPC"
+		r.checks["8"].Summary += "; stdout of every server process carried only JSON-RPC"
 	}
 	for _, ex := range r.allExchanges {
 		if ex.result == nil {
@@ -378,14 +370,13 @@ func (r *runner) applyGlobal() {
 		}
 		if shape, ok := parseOurShape(ex.result); ok {
 			for _, pr := range r.passageProblems(shape) {
-				if pr.check == 2 && ex.Check == 2 {
+				if pr.check == "2" && ex.Check == "2" {
 					continue // check 2 judges its own reply
 				}
-				msg := fmt.Sprintf("%s %s: %s", ex.Method, clip(ex.Request, 100), pr.what)
 				if pr.check == ex.Check {
-					r.checks[pr.check].fail("%s", msg)
+					r.checks[pr.check].failOn(ex, "%s", pr.what)
 				} else {
-					r.checks[pr.check].crossFail("during check %d, %s", ex.Check, msg)
+					r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
 				}
 			}
 		}
@@ -394,7 +385,7 @@ func (r *runner) applyGlobal() {
 
 type problem struct {
 	what  string
-	check int
+	check string
 }
 
 // passageProblems checks that every match names a regular file inside the
@@ -405,12 +396,12 @@ func (r *runner) passageProblems(shape *ourResult) []problem {
 	for _, m := range shape.Matches {
 		content, err := r.lay.rootFile(m.File)
 		if err != nil {
-			id := 2
+			id := "2"
 			switch {
 			case !isRootRelative(m.File):
-				id = 4
+				id = "4"
 			case errors.Is(err, errSymlink):
-				id = 5
+				id = "5"
 			}
 			out = append(out, problem{fmt.Sprintf("match names %q: %v", m.File, err), id})
 			continue
@@ -420,7 +411,7 @@ func (r *runner) passageProblems(shape *ourResult) []problem {
 			p = strings.TrimSuffix(strings.TrimSuffix(p, "…"), "...")
 		}
 		if p == "" || !strings.Contains(content, p) {
-			out = append(out, problem{fmt.Sprintf("passage %q is not byte-for-byte in %s (invented or altered)", clip(m.Passage, 80), m.File), 2})
+			out = append(out, problem{fmt.Sprintf("passage %q is not byte-for-byte in %s (invented or altered)", clip(m.Passage, 80), m.File), "2"})
 		}
 	}
 	return out

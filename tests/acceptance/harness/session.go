@@ -20,7 +20,7 @@ import (
 
 // Exchange is one request the harness sent and what came back.
 type Exchange struct {
-	Check    int      `json:"check"`
+	Check    string   `json:"check"`
 	Method   string   `json:"method"`
 	Request  string   `json:"request"`
 	Reply    string   `json:"reply,omitempty"`
@@ -38,6 +38,12 @@ type Exchange struct {
 }
 
 func (e *Exchange) failed() bool { return e.Error != "" }
+
+// outputCap bounds what is kept of one process's stdout and of its stderr.
+const outputCap = 1 << 20
+
+// maxViolations bounds the stdout lines kept as evidence of pollution.
+const maxViolations = 20
 
 // capBuffer is a concurrency-safe buffer that keeps the first max bytes.
 type capBuffer struct {
@@ -68,6 +74,16 @@ func (b *capBuffer) String() string {
 	return b.buf.String()
 }
 
+// cut says how much was dropped, or "" when everything was kept.
+func (b *capBuffer) cut() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.dropped == 0 {
+		return ""
+	}
+	return fmt.Sprintf("capture cut at %d bytes; %d more bytes were not kept", b.max, b.dropped)
+}
+
 // stdoutTap reads the server's stdout line by line, records every byte, and
 // forwards only lines that are JSON-RPC messages to the SDK client. Anything
 // else (a banner, log output) is recorded as a violation and dropped, so the
@@ -79,13 +95,14 @@ type stdoutTap struct {
 	mu         sync.Mutex
 	raw        capBuffer
 	messages   int
-	violations []string
+	badLines   int
+	violations []string // the first maxViolations of badLines
 	done       chan struct{}
 }
 
 func newStdoutTap(src io.Reader) *stdoutTap {
 	pr, pw := io.Pipe()
-	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: 64 << 20}, done: make(chan struct{})}
+	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: outputCap}, done: make(chan struct{})}
 	go t.loop(src)
 	return t
 }
@@ -119,21 +136,19 @@ func (t *stdoutTap) loop(src io.Reader) {
 	for {
 		line, tooLong, err := readLine(br, maxStdoutLine)
 		if tooLong {
-			t.mu.Lock()
-			t.violations = append(t.violations, fmt.Sprintf("stdout line longer than %d bytes", maxStdoutLine))
-			t.mu.Unlock()
+			t.addViolation(fmt.Sprintf("stdout line longer than %d bytes", maxStdoutLine))
 			forward = false // the client could not decode what follows
 		}
 		if len(line) > 0 {
 			t.raw.Write(line)
 			ok, why := classifyStdoutLine(line)
-			t.mu.Lock()
 			if ok {
+				t.mu.Lock()
 				t.messages++
+				t.mu.Unlock()
 			} else if why != "" {
-				t.violations = append(t.violations, why)
+				t.addViolation(why)
 			}
-			t.mu.Unlock()
 			if ok && forward {
 				if _, werr := t.pw.Write(line); werr != nil {
 					forward = false // client closed; keep draining and recording
@@ -144,6 +159,15 @@ func (t *stdoutTap) loop(src io.Reader) {
 			t.pw.Close()
 			return
 		}
+	}
+}
+
+func (t *stdoutTap) addViolation(why string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.badLines++
+	if len(t.violations) < maxViolations {
+		t.violations = append(t.violations, why)
 	}
 }
 
@@ -192,7 +216,7 @@ func classifyStdoutLine(line []byte) (ok bool, violation string) {
 
 // session is one server process with a connected SDK client.
 type session struct {
-	check   int
+	check   string
 	cmd     *exec.Cmd
 	stdin   *os.File
 	cs      *mcp.ClientSession
@@ -228,7 +252,7 @@ type sessionConfig struct {
 	protocolVersion string
 }
 
-func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, error) {
+func startSession(ctx context.Context, check string, cfg sessionConfig) (*session, error) {
 	cmd := shellCommand(expandCommand(cfg.command, cfg.root))
 	cmd.Env = append(os.Environ(), "PRACTICE_NOTES_ROOT="+cfg.root)
 	inR, inW, err := os.Pipe()
@@ -241,7 +265,7 @@ func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, 
 		inW.Close()
 		return nil, err
 	}
-	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: 1 << 20}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
+	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
 	if s.requested == "" {
 		s.requested = "SDK default"
 	}
@@ -277,23 +301,45 @@ func startSession(ctx context.Context, check int, cfg sessionConfig) (*session, 
 	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: inW}, opts)
 	s.connectMs = time.Since(t0).Milliseconds()
 	if err != nil {
+		why := err.Error()
+		select {
+		case <-s.done:
+			why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+		case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
+			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+				why = fmt.Sprintf("no initialize answer within %s", cfg.timeout)
+			}
+		}
 		s.stop(2 * time.Second)
-		return s, fmt.Errorf("connecting (initialize/discover) failed after %d ms: %v%s", s.connectMs, err, s.stderrTail())
+		return s, fmt.Errorf("server did not start: %s (connect failed after %d ms: %v)", why, s.connectMs, err)
 	}
 	s.cs = cs
 	return s, nil
 }
 
-func (s *session) stderrTail() string {
-	e := strings.TrimSpace(s.stderr.String())
-	if e == "" {
-		return ""
+// outputTail quotes the last lines the process wrote, for evidence.
+func (s *session) outputTail() []string {
+	var out []string
+	tail := func(name, text, cut string) {
+		lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+		if len(lines) > 5 {
+			lines = lines[len(lines)-5:]
+		}
+		for _, l := range lines {
+			if strings.TrimSpace(l) != "" {
+				out = append(out, name+": "+clip(l, 300))
+			}
+		}
+		if cut != "" {
+			out = append(out, name+": ("+cut+")")
+		}
 	}
-	lines := strings.Split(e, "\n")
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
+	tail("stdout", s.tap.raw.String(), s.tap.raw.cut())
+	tail("stderr", s.stderr.String(), s.stderr.cut())
+	if len(out) == 0 {
+		out = append(out, "the process wrote nothing on stdout or stderr")
 	}
-	return "; server stderr: " + clip(strings.Join(lines, " | "), 300)
+	return out
 }
 
 // exitInfo describes how the process ended after its stdin was closed.

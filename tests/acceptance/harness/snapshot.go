@@ -136,3 +136,22 @@ func (s snapshot) counts() (files, dirs, links int) {
 	}
 	return
 }
+
+// changeDetail quotes what a created or changed file now holds, so that the
+// record shows what the server wrote.
+func (r *runner) changeDetail(d string, before, after snapshot) []string {
+	for p, a := range after {
+		if a.Kind != "file" || !strings.Contains(d, " "+p) {
+			continue
+		}
+		if b, ok := before[p]; ok && b.SHA256 == a.SHA256 {
+			continue
+		}
+		body, err := os.ReadFile(filepath.Join(r.lay.Base, filepath.FromSlash(p)))
+		if err != nil {
+			continue
+		}
+		return []string{fmt.Sprintf("%s now holds %d bytes: %q", p, len(body), truncateBytes(string(body), 200))}
+	}
+	return nil
+}

@@ -1,17 +1,21 @@
-// Command acceptance runs the eight practice-notes acceptance checks against
-// any MCP server that speaks stdio and offers a search_notes tool.
+// Command acceptance grades any MCP server that speaks stdio and offers a
+// search_notes tool against the practice-notes specification: its eight
+// acceptance tests and the rules of its "One tool" and "Access boundary"
+// sections.
 //
 //	acceptance --server 'python3 my_server.py --root {root}' [--record FILE] [--json]
 //
 // {root} is replaced by a practice root built in a fresh temp dir (also
-// exported as PRACTICE_NOTES_ROOT). It prints one line per check and a final
-// "N passed, M failed" line, and exits 1 when any check failed, 2 when the
-// run could not be set up. scripts/acceptance.sh is the usual entry point.
+// exported as PRACTICE_NOTES_ROOT). It prints one line per check (PASS, FAIL,
+// WARN or SKIP, with evidence and a hint under each FAIL and WARN) and a
+// final "N passed, M failed" line, and exits 1 when any check failed, 2 when
+// the run could not be set up. scripts/acceptance.sh is the usual entry point.
 package main
 
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -36,7 +40,12 @@ func run() int {
 	protocol := fs.String("protocol-version", "", "force an MCP protocol version (default: the SDK's, falling back as needed)")
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
 	keep := fs.Bool("keep", false, "keep the temp dir for inspection")
+	fs.SetOutput(os.Stdout)
+	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(os.Args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return 2
 	}
 	if *server == "" || fs.NArg() > 0 {
@@ -80,4 +89,25 @@ func run() int {
 		return 1
 	}
 	return 0
+}
+
+// usage prints the flags from the flag set itself, so the help that
+// scripts/acceptance.sh --help shows cannot drift from what is accepted.
+func usage(fs *flag.FlagSet) {
+	out := fs.Output()
+	fmt.Fprint(out, `Grade a practice-notes MCP server over stdio: the specification's eight
+acceptance tests and the rules of its "One tool" and "Access boundary"
+sections, each PASS, FAIL, WARN or SKIP with evidence and a hint.
+
+usage: acceptance --server 'COMMAND {root}' [flags]
+
+Flags:
+`)
+	fs.PrintDefaults()
+	fmt.Fprint(out, `
+Output: one line per check, evidence and a "fix:" line under each FAIL and
+WARN, then exactly "N passed, M failed" (WARN and SKIP count as neither).
+Exit status: 0 when nothing failed, 1 when any check failed, 2 when the run
+could not be set up (bad flags, practice data missing).
+`)
 }

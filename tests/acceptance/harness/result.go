@@ -1,0 +1,174 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Statuses of a check.
+const (
+	StatusPass = "pass"
+	StatusFail = "fail"
+	StatusWarn = "warn"
+	StatusSkip = "skip"
+)
+
+// Sections group checks by the part of the specification they come from.
+const (
+	SectionAcceptance = "acceptance" // the specification's eight acceptance tests
+	SectionTool       = "tool"       // its "One tool" rules
+	SectionBoundary   = "boundary"   // its "Access boundary" rules
+	SectionProtocol   = "protocol"   // MCP protocol basics, under check 8
+)
+
+// CheckResult is the outcome of one check.
+type CheckResult struct {
+	ID      string `json:"id"`
+	Section string `json:"section"`
+	Title   string `json:"title"`
+	Status  string `json:"status"`
+	// Evidence quotes the request(s) and the reply, stdout or stderr lines
+	// behind a fail or warn verdict.
+	Evidence string `json:"evidence"`
+	// Hint says in one sentence what to fix; empty for pass.
+	Hint string `json:"hint"`
+
+	Summary        string   `json:"summary,omitempty"`
+	Failures       []string `json:"failures,omitempty"`
+	Warnings       []string `json:"warnings,omitempty"`
+	SkipReason     string   `json:"skipReason,omitempty"`
+	Notes          []string `json:"notes,omitempty"`
+	ShapeDependent string   `json:"shapeDependent,omitempty"`
+	// Observed holds observations that are not request/reply pairs (file
+	// states, process exit).
+	Observed  []string    `json:"observed,omitempty"`
+	Exchanges []*Exchange `json:"exchanges,omitempty"`
+
+	def      checkDef
+	findings []finding // own findings first, then those found by other checks
+	cross    []finding
+}
+
+// finding is one reason for a fail or warn verdict, with what shows it.
+type finding struct {
+	warn   bool
+	msg    string
+	ex     *Exchange // the request and reply behind it, if any
+	detail []string  // further lines: stdout/stderr lines, file states
+	hint   string    // overrides the check's default hint
+}
+
+func (c *CheckResult) add(f finding) { c.findings = append(c.findings, f) }
+
+// fail records a failure that no single exchange shows.
+func (c *CheckResult) fail(format string, args ...any) {
+	c.add(finding{msg: fmt.Sprintf(format, args...)})
+}
+
+// failOn records a failure shown by one exchange.
+func (c *CheckResult) failOn(ex *Exchange, format string, args ...any) {
+	c.add(finding{msg: fmt.Sprintf(format, args...), ex: ex})
+}
+
+// warnOn records a likely problem the specification does not strictly forbid.
+func (c *CheckResult) warnOn(ex *Exchange, format string, args ...any) {
+	c.add(finding{warn: true, msg: fmt.Sprintf(format, args...), ex: ex})
+}
+
+// skip marks the check as not run, with the reason.
+func (c *CheckResult) skip(format string, args ...any) {
+	c.SkipReason = fmt.Sprintf(format, args...)
+}
+
+// crossFail records a failure found while another check ran; these are
+// listed after the check's own.
+func (c *CheckResult) crossFail(f finding) {
+	c.cross = append(c.cross, f)
+}
+
+func (c *CheckResult) note(format string, args ...any) {
+	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
+}
+
+func (c *CheckResult) hasFailure() bool {
+	for _, f := range c.findings {
+		if !f.warn {
+			return true
+		}
+	}
+	return false
+}
+
+// finish turns findings into the status, evidence and hint.
+func (c *CheckResult) finish() {
+	all := append(append([]finding(nil), c.findings...), c.cross...)
+	c.Failures, c.Warnings = nil, nil
+	var ev []string
+	hint := ""
+	for _, f := range all {
+		if f.warn {
+			c.Warnings = append(c.Warnings, f.msg)
+		} else {
+			c.Failures = append(c.Failures, f.msg)
+		}
+	}
+	switch {
+	case len(c.Failures) > 0:
+		c.Status = StatusFail
+	case len(c.Warnings) > 0:
+		c.Status = StatusWarn
+	case c.SkipReason != "":
+		c.Status = StatusSkip
+		c.Evidence = c.SkipReason
+		return
+	default:
+		c.Status = StatusPass
+		c.Evidence, c.Hint = "", ""
+		return
+	}
+	shown := map[*Exchange]bool{}
+	for _, f := range all {
+		if f.warn && c.Status == StatusFail {
+			continue // the failures explain a failed check
+		}
+		label := "FAIL"
+		if f.warn {
+			label = "WARN"
+		}
+		ev = append(ev, label+": "+f.msg)
+		if f.ex != nil && !shown[f.ex] {
+			shown[f.ex] = true
+			ev = append(ev, f.ex.evidenceLines()...)
+		}
+		for _, d := range f.detail {
+			ev = append(ev, "   "+d)
+		}
+		if hint == "" {
+			hint = f.hint
+		}
+	}
+	if len(ev) > 40 {
+		ev = append(ev[:40], fmt.Sprintf("… %d more evidence lines in --json and the record", len(ev)-40))
+	}
+	c.Evidence = strings.Join(ev, "\n")
+	if hint == "" {
+		hint = c.def.Hint
+	}
+	c.Hint = hint
+}
+
+// evidenceLines quotes the request and what came back, bounded.
+func (e *Exchange) evidenceLines() []string {
+	out := []string{fmt.Sprintf("   -> %s %s", e.Method, truncateBytes(e.Request, 400))}
+	switch {
+	case e.Error != "":
+		out = append(out, fmt.Sprintf("   <- error after %d ms: %s", e.Millis, truncateBytes(e.Error, 600)))
+	default:
+		reply := e.Display
+		if reply == "" {
+			reply = e.Reply
+		}
+		out = append(out, fmt.Sprintf("   <- %d ms: %s", e.Millis, truncateBytes(reply, 1200)))
+	}
+	return out
+}
