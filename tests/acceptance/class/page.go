@@ -37,6 +37,8 @@ td.rec-contradicted, td.rec-missing { background: #fcd5d5; font-weight: bold; }
 td a { color: inherit; }
 pre { background: #f4f4f4; border: 1px solid #ccc; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
 section.learner { border-top: 2px solid #999; margin-top: 2em; }
+dt { float: left; clear: left; width: 3em; font-weight: bold; }
+dd { margin: 0 0 0.25em 3em; }
 blockquote { border-left: 4px solid #c33; margin-left: 0; padding-left: 0.75em; }
 </style>
 </head>
