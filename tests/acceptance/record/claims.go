@@ -14,9 +14,12 @@ var (
 	ratioRe  = regexp.MustCompile(`\b(\d+)\s*(?:/|of|out of)\s*(\d+)\b`)
 	stdioRe  = regexp.MustCompile(`\bstdio\b|\bstd\s?i/?o\b|\bstandard (?:input|i/o|in)\b|\bstdin\b`)
 
-	acceptanceScopeRe = regexp.MustCompile(`\b8\s*(?:/|of|out of)\s*8\b|\beight\b|\ball 8\b|\b8 passed\b|\bacceptance\b`)
-	boundaryScopeRe   = regexp.MustCompile(`\bboundary\b|\bsymlinks?\b|\btraversal\b|\bescapes?\b`)
-	allScopeRe        = regexp.MustCompile(`\ball\b|\bevery\b|\beverything\b|\ballpass\b`)
+	eightScopeRe      = regexp.MustCompile(`\b8\s*(?:/|of|out of)\s*8\b|\beight\b|\ball 8\b|\b8 passed\b`)
+	acceptanceScopeRe = regexp.MustCompile(`\bacceptance\b`)
+	// Script names say how tests ran, not which passed.
+	scriptRe        = regexp.MustCompile(`[\w./-]*\.sh\b`)
+	boundaryScopeRe = regexp.MustCompile(`\bboundary\b|\bsymlinks?\b|\btraversal\b|\bescapes?\b`)
+	allScopeRe      = regexp.MustCompile(`\ball\b|\bevery\b|\beverything\b|\ballpass\b`)
 )
 
 // scope is the set of checks a claim speaks for.
@@ -34,6 +37,7 @@ const (
 // checks, the field's subject.
 func passClaim(line string, inBoundaryField bool) (scope, string) {
 	l := strings.ToLower(clean(leadRe.ReplaceAllString(line, "")))
+	l = scriptRe.ReplaceAllString(l, " ")
 	l = noFailRe.ReplaceAllString(l, " allpass ")
 	pos := passRe.MatchString(l)
 	for _, m := range ratioRe.FindAllStringSubmatch(l, -1) {
@@ -48,10 +52,13 @@ func passClaim(line string, inBoundaryField bool) (scope, string) {
 	if !pos || negRe.MatchString(l) {
 		return scopeNone, ""
 	}
+	// The narrowest scope the line names wins: "all boundary tests" speaks
+	// for the boundary checks, "all 8" or "all acceptance tests" for the
+	// specification's eight.
 	switch {
-	case boundaryScopeRe.MatchString(l) && !acceptanceScopeRe.MatchString(l):
+	case boundaryScopeRe.MatchString(l) && !eightScopeRe.MatchString(l) && !acceptanceScopeRe.MatchString(l):
 		return scopeBoundary, "the boundary tests passed"
-	case acceptanceScopeRe.MatchString(l):
+	case eightScopeRe.MatchString(l) || acceptanceScopeRe.MatchString(l):
 		return scopeAcceptance, "the acceptance tests passed"
 	case allScopeRe.MatchString(l):
 		return scopeAll, "every test passed"

@@ -133,6 +133,20 @@ func TestJudge(t *testing.T) {
 			}},
 		},
 		{
+			name:   "a script's name is not a scope",
+			record: fill("`scripts/acceptance.sh` on 2026-12-01: all checks passed, 0 failed", "stdio", "pending"),
+			run:    runWith("10"),
+			want: summary{State: Contradicted, Contradictions: []string{
+				"Boundary tests run: `scripts/acceptance.sh` on 2026-12-01: all checks passed, 0 failed => 10",
+			}},
+		},
+		{
+			name:   "all acceptance tests passed speaks for checks 1-8",
+			record: fill("all acceptance tests passed", "stdio", "pending"),
+			run:    runWith("10"),
+			want:   summary{State: Consistent},
+		},
+		{
 			name:   "integration and stdio claimed, check 8 failed",
 			record: fill("the run's boundary checks failed on 4", "Claude Desktop over stdio", "Yes, Claude Desktop listed and called search_notes"),
 			run:    runWith("4", "8"),
