@@ -99,7 +99,7 @@ func TestClassEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff(CSVHeader, rows[0]); diff != "" {
+	if diff := cmp.Diff(csvHeader, rows[0]); diff != "" {
 		t.Fatalf("header (-want +got):\n%s", diff)
 	}
 	type want struct {

@@ -17,17 +17,17 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// KitPath stands for the learner's copy of this kit in the rerun command.
-const KitPath = "path/to/practice-notes"
+// kitPath stands for the learner's copy of this kit in the rerun command.
+const kitPath = "path/to/practice-notes"
 
-// RerunCommand is the one command a learner runs in their own project
+// rerunCommand is the one command a learner runs in their own project
 // folder to repeat the checks and the record check.
-func RerunCommand(r *Result) string {
+func rerunCommand(r *Result) string {
 	cmd := r.Command
 	if cmd == "" {
 		cmd = "COMMAND THAT STARTS YOUR SERVER {root}"
 	}
-	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --completion %s", KitPath, shellQuote(cmd), RecordFile)
+	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --completion %s", kitPath, shellQuote(cmd), RecordFile)
 }
 
 var tildeRunRe = regexp.MustCompile("~{3,}|`{3,}")
@@ -44,10 +44,10 @@ func fenced(text string) string {
 	return f + "\n" + strings.TrimRight(text, "\n") + "\n" + f + "\n"
 }
 
-// WriteFeedback writes the feedback to hand to one learner: what failed
+// writeFeedback writes the feedback to hand to one learner: what failed
 // and why with the exact evidence, what to fix, the warnings, the record's
 // state with each contradiction, and the command to rerun the checks.
-func WriteFeedback(w io.Writer, r *Result) error {
+func writeFeedback(w io.Writer, r *Result) error {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# Practice-notes checks: %s\n\n", r.Learner)
@@ -73,8 +73,8 @@ func WriteFeedback(w io.Writer, r *Result) error {
 	writeRecord(&b, r.Record)
 
 	p("## Rerun the checks on your machine\n\n")
-	p("In your project folder, where `%s` is your copy of the practice-notes kit:\n\n", KitPath)
-	p("%s\n", fenced(RerunCommand(r)))
+	p("In your project folder, where `%s` is your copy of the practice-notes kit:\n\n", kitPath)
+	p("%s\n", fenced(rerunCommand(r)))
 
 	if run := r.RunParsed; run != nil {
 		var passed []string

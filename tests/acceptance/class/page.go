@@ -147,8 +147,8 @@ func printable(s string) string {
 	}, s)
 }
 
-// WritePage writes index.html.
-func WritePage(w io.Writer, results []*Result) error {
+// writePage writes index.html.
+func writePage(w io.Writer, results []*Result) error {
 	ids, titles := checkColumns(results)
 	v := pageView{Summary: SummaryLine(results), NColumns: len(ids)}
 	for _, id := range ids {

@@ -11,14 +11,14 @@ import (
 	"practice-notes/tests/acceptance/record"
 )
 
-// CSVHeader is the first line of summary.csv.
-var CSVHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record"}
+// csvHeader is the first line of summary.csv.
+var csvHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record"}
 
-// WriteCSV writes one row per learner. A learner that was not graded has
+// writeCSV writes one row per learner. A learner that was not graded has
 // empty counts.
-func WriteCSV(w io.Writer, results []*Result) error {
+func writeCSV(w io.Writer, results []*Result) error {
 	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVHeader); err != nil {
+	if err := cw.Write(csvHeader); err != nil {
 		return err
 	}
 	for _, r := range results {
@@ -65,9 +65,9 @@ func resultWords(r *Result) string {
 	return fmt.Sprintf("%d passed, %d failed, %d warnings", run.Passed, run.Failed, run.Warnings)
 }
 
-// WriteMarkdownSummary writes summary.md: the CSV's table for a person,
+// writeMarkdownSummary writes summary.md: the CSV's table for a person,
 // each learner linked to their feedback file.
-func WriteMarkdownSummary(w io.Writer, results []*Result) error {
+func writeMarkdownSummary(w io.Writer, results []*Result) error {
 	var b strings.Builder
 	b.WriteString("# Class results\n\n")
 	b.WriteString(SummaryLine(results) + ".\n\n")

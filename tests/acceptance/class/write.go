@@ -27,7 +27,7 @@ func WriteAll(outDir string, results []*Result) error {
 	}
 	for _, r := range results {
 		r := r
-		if err := write(r.Learner+".md", func(b *bytes.Buffer) error { return WriteFeedback(b, r) }); err != nil {
+		if err := write(r.Learner+".md", func(b *bytes.Buffer) error { return writeFeedback(b, r) }); err != nil {
 			return err
 		}
 		if err := write(r.Learner+".json", func(b *bytes.Buffer) error {
@@ -39,11 +39,11 @@ func WriteAll(outDir string, results []*Result) error {
 			return err
 		}
 	}
-	if err := write("summary.csv", func(b *bytes.Buffer) error { return WriteCSV(b, results) }); err != nil {
+	if err := write("summary.csv", func(b *bytes.Buffer) error { return writeCSV(b, results) }); err != nil {
 		return err
 	}
-	if err := write("summary.md", func(b *bytes.Buffer) error { return WriteMarkdownSummary(b, results) }); err != nil {
+	if err := write("summary.md", func(b *bytes.Buffer) error { return writeMarkdownSummary(b, results) }); err != nil {
 		return err
 	}
-	return write("index.html", func(b *bytes.Buffer) error { return WritePage(b, results) })
+	return write("index.html", func(b *bytes.Buffer) error { return writePage(b, results) })
 }

@@ -71,9 +71,9 @@ func passClaim(line string, inBoundaryField bool) (scope, string) {
 func (s scope) covers(c *Check) bool {
 	switch s {
 	case scopeBoundary:
-		return c.IsBoundary()
+		return c.isBoundary()
 	case scopeAcceptance:
-		return c.IsAcceptance()
+		return c.isAcceptance()
 	case scopeAll:
 		return true
 	}
@@ -92,20 +92,20 @@ func failedWhere(run *Run, keep func(*Check) bool) []Check {
 }
 
 // valueLine is the first of a field's lines that carries its value.
-func valueLine(f *Field) Line {
+func valueLine(f *field) srcLine {
 	if _, v, _ := labelLine(f.Lines[0].Text); strings.TrimSpace(v) == "" && len(f.Lines) > 1 {
 		return f.Lines[1]
 	}
 	return f.Lines[0]
 }
 
-func contradictions(p Parsed, run *Run) []Contradiction {
+func contradictions(p parsed, run *Run) []Contradiction {
 	var out []Contradiction
 	// Claims that tests passed, line by line, in every field but the one
 	// listing what was not verified.
-	for _, name := range Fields {
+	for _, name := range fieldNames {
 		f, ok := p[name]
-		if !ok || name == FieldUnverified {
+		if !ok || name == fieldUnverified {
 			continue
 		}
 		for _, ln := range f.Lines {
@@ -113,7 +113,7 @@ func contradictions(p Parsed, run *Run) []Contradiction {
 			if _, v, ok := labelLine(text); ok {
 				text = v // the label itself names the boundary tests
 			}
-			sc, claim := passClaim(text, name == FieldBoundary)
+			sc, claim := passClaim(text, name == fieldBoundary)
 			if sc == scopeNone {
 				continue
 			}
@@ -122,11 +122,11 @@ func contradictions(p Parsed, run *Run) []Contradiction {
 			}
 		}
 	}
-	integration := failedWhere(run, (*Check).IsIntegration)
+	integration := failedWhere(run, (*Check).isIntegration)
 	if len(integration) == 0 {
 		return out
 	}
-	if f, ok := p[FieldIntegration]; ok && claimsDone(f.Value) {
+	if f, ok := p[fieldIntegration]; ok && claimsDone(f.Value) {
 		ln := valueLine(f)
 		out = append(out, Contradiction{Field: f.Name, Line: ln.N, Quote: strings.TrimSpace(ln.Text),
 			Claim: "integration (tool discovery and a tool call) was demonstrated", Checks: integration})
@@ -135,7 +135,7 @@ func contradictions(p Parsed, run *Run) []Contradiction {
 	// reply at all: a record naming stdio claims a transport it did not
 	// speak. Failing check 8 alone (say, a slow exit) does not refute it.
 	noStdio := failedWhere(run, func(c *Check) bool { return c.ID == "1" || c.ID == "2" || c.ID == "8" })
-	if f, ok := p[FieldTransport]; ok && len(noStdio) == 3 {
+	if f, ok := p[fieldTransport]; ok && len(noStdio) == 3 {
 		for _, ln := range f.Lines {
 			if stdioRe.MatchString(strings.ToLower(ln.Text)) {
 				out = append(out, Contradiction{Field: f.Name, Line: ln.N, Quote: strings.TrimSpace(ln.Text),

@@ -71,7 +71,7 @@ func Judge(text string, run *Run) *Verdict {
 		v.State = Missing
 		return v
 	}
-	p := Parse(text)
+	p := parse(text)
 	v.Problems = completeness(p)
 	if run != nil {
 		v.Contradictions = contradictions(p, run)
@@ -132,9 +132,9 @@ func namesPerson(text string) bool {
 	return false
 }
 
-func completeness(p Parsed) []Problem {
+func completeness(p parsed) []Problem {
 	var out []Problem
-	for _, name := range Fields {
+	for _, name := range fieldNames {
 		f, ok := p[name]
 		switch {
 		case !ok:
@@ -147,7 +147,7 @@ func completeness(p Parsed) []Problem {
 			out = append(out, Problem{Field: name, Why: "still has a ___ blank", Line: f.Lines[0].N})
 			continue
 		}
-		if name != FieldPassage {
+		if name != fieldPassage {
 			continue
 		}
 		var missing []string

@@ -7,33 +7,33 @@ import (
 
 // The specification's six fields, in its order.
 const (
-	FieldSource      = "Server source created"
-	FieldBoundary    = "Boundary tests run"
-	FieldPassage     = "Exact passage manually checked"
-	FieldTransport   = "Client and transport"
-	FieldIntegration = "Integration demonstrated"
-	FieldUnverified  = "Unverified behavior"
+	fieldSource      = "Server source created"
+	fieldBoundary    = "Boundary tests run"
+	fieldPassage     = "Exact passage manually checked"
+	fieldTransport   = "Client and transport"
+	fieldIntegration = "Integration demonstrated"
+	fieldUnverified  = "Unverified behavior"
 )
 
-// Fields lists the six fields in the specification's order.
-var Fields = []string{FieldSource, FieldBoundary, FieldPassage, FieldTransport, FieldIntegration, FieldUnverified}
+// fieldNames lists the six fields in the specification's order.
+var fieldNames = []string{fieldSource, fieldBoundary, fieldPassage, fieldTransport, fieldIntegration, fieldUnverified}
 
-// Line is one line of the record, numbered from 1.
-type Line struct {
+// srcLine is one line of the record, numbered from 1.
+type srcLine struct {
 	N    int
 	Text string
 }
 
-// Field is one field as written: its value with Markdown emphasis removed,
+// field is one field as written: its value with Markdown emphasis removed,
 // and the original lines it spans, for quoting.
-type Field struct {
+type field struct {
 	Name  string
 	Value string
-	Lines []Line
+	Lines []srcLine
 }
 
-// Parsed maps each field found to its first occurrence.
-type Parsed map[string]*Field
+// parsed maps each field found to its first occurrence.
+type parsed map[string]*field
 
 var (
 	// A list marker, quote marker or heading hashes before a label.
@@ -45,18 +45,18 @@ var (
 	headRe  = regexp.MustCompile(`^\s*#{1,6}\s`)
 )
 
-// Parse finds the six fields. A field's value is the rest of its label's
+// parse finds the six fields. A field's value is the rest of its label's
 // line plus the lines that follow, up to the next label or heading; a
 // Markdown table row "| label | value |" is read too.
-func Parse(text string) Parsed {
-	p := Parsed{}
-	var cur *Field
+func parse(text string) parsed {
+	p := parsed{}
+	var cur *field
 	for i, raw := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
-		ln := Line{N: i + 1, Text: raw}
+		ln := srcLine{N: i + 1, Text: raw}
 		if name, value, ok := labelLine(raw); ok {
 			cur = nil
 			if _, dup := p[name]; !dup {
-				cur = &Field{Name: name, Value: value, Lines: []Line{ln}}
+				cur = &field{Name: name, Value: value, Lines: []srcLine{ln}}
 				p[name] = cur
 			}
 			continue
@@ -110,7 +110,7 @@ func canonical(label string) (string, bool) {
 	if l == "unverified behaviour" {
 		l = "unverified behavior"
 	}
-	for _, f := range Fields {
+	for _, f := range fieldNames {
 		if strings.ToLower(f) == l {
 			return f, true
 		}

@@ -242,7 +242,7 @@ func TestContradictionQuotesEvidence(t *testing.T) {
 		t.Fatalf("got %d contradictions, want 1: %+v", len(v.Contradictions), v.Contradictions)
 	}
 	c := v.Contradictions[0]
-	if c.Line != 4 || c.Field != FieldBoundary || c.Claim != "the acceptance tests passed" {
+	if c.Line != 4 || c.Field != fieldBoundary || c.Claim != "the acceptance tests passed" {
 		t.Errorf("contradiction at line %d field %q claim %q", c.Line, c.Field, c.Claim)
 	}
 	if got := c.Checks[0].Evidence; !strings.Contains(got, `"query":"q4"`) {

@@ -111,16 +111,16 @@ func (r *Run) Find(id string) *Check {
 	return nil
 }
 
-// IsAcceptance reports whether the check is one of the specification's
+// isAcceptance reports whether the check is one of the specification's
 // eight acceptance tests (ids "1" to "8", or a sub-check such as "8.1").
-func (c *Check) IsAcceptance() bool {
+func (c *Check) isAcceptance() bool {
 	n, ok := major(c.ID)
 	return ok && n >= 1 && n <= 8
 }
 
-// IsBoundary reports whether the check is about the access boundary:
+// isBoundary reports whether the check is about the access boundary:
 // acceptance tests 3 to 7 and every check in the boundary section.
-func (c *Check) IsBoundary() bool {
+func (c *Check) isBoundary() bool {
 	if c.Section == "boundary" {
 		return true
 	}
@@ -128,9 +128,9 @@ func (c *Check) IsBoundary() bool {
 	return ok && n >= 3 && n <= 7
 }
 
-// IsIntegration reports whether the check is the specification's check 8,
+// isIntegration reports whether the check is the specification's check 8,
 // tool discovery and the tool-call flow, or one of its sub-checks.
-func (c *Check) IsIntegration() bool {
+func (c *Check) isIntegration() bool {
 	n, ok := major(c.ID)
 	return ok && n == 8
 }

@@ -70,8 +70,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	learners, err := class.Discover(fs.Arg(0))
 	if err != nil {
-		fmt.Fprintln(stderr, "grade-class:", strings.TrimPrefix(err.Error(), "usage: "))
-		return 2
+		fmt.Fprintln(stderr, "grade-class:", strings.TrimPrefix(err.Error(), class.ErrUsage.Error()+": "))
+		if errors.Is(err, class.ErrUsage) {
+			return 2
+		}
+		return 1
 	}
 	pd, err := filepath.Abs(*practice)
 	if err != nil {
