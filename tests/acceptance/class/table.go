@@ -50,10 +50,18 @@ func SummaryLine(results []*Result) string {
 		}
 	}
 	if len(notGraded) == 0 {
-		return fmt.Sprintf("%d learners graded, %d passed every check", graded, clean)
+		return fmt.Sprintf("%s graded, %d passed every check", Learners(graded), clean)
 	}
-	return fmt.Sprintf("%d of %d learners graded, %d passed every check; not graded: %s",
-		graded, len(results), clean, strings.Join(notGraded, ", "))
+	return fmt.Sprintf("%d of %s graded, %d passed every check; not graded: %s",
+		graded, Learners(len(results)), clean, strings.Join(notGraded, ", "))
+}
+
+// Learners counts learners in words: "1 learner", "7 learners".
+func Learners(n int) string {
+	if n == 1 {
+		return "1 learner"
+	}
+	return fmt.Sprintf("%d learners", n)
 }
 
 // resultWords is a learner's result as the tables show it.

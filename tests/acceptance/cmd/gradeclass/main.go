@@ -87,7 +87,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(stderr, "grading %d learners, %d at a time\n", len(learners), min(*jobs, len(learners)))
+	fmt.Fprintf(stderr, "grading %s, %d at a time\n", class.Learners(len(learners)), min(*jobs, len(learners)))
 	results := g.Grade(ctx, learners, func(r *class.Result, left int) {
 		fmt.Fprintln(stderr, class.ProgressLine(r, left))
 	})
