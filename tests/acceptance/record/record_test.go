@@ -14,9 +14,9 @@ import (
 // section (3-7 are also boundary rules), 9 in boundary, 10 in tool; the
 // listed ids fail with evidence naming them.
 func runWith(failed ...string) *Run {
-	sections := map[string]string{"9": "boundary", "10": "tool", "11": "protocol"}
+	sections := map[string]string{"8.1": "protocol", "9": "boundary", "10": "tool", "11": "protocol"}
 	r := &Run{Server: "python3 server.py {root}", Isolation: "process group only"}
-	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11"} {
+	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "8.1", "9", "10", "11"} {
 		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: StatusPass}
 		if s, ok := sections[id]; ok {
 			c.Section = s
@@ -126,10 +126,18 @@ func TestJudge(t *testing.T) {
 		},
 		{
 			name:   "0 failed reads as all passed",
-			record: fill("all checks: 11 passed, 0 failed", "Claude Desktop (local)", "pending"),
+			record: fill("all checks: 12 passed, 0 failed", "Claude Desktop (local)", "pending"),
 			run:    runWith("10"),
 			want: summary{State: Contradicted, Contradictions: []string{
-				"Boundary tests run: all checks: 11 passed, 0 failed => 10",
+				"Boundary tests run: all checks: 12 passed, 0 failed => 10",
+			}},
+		},
+		{
+			name:   "8/8 is not refuted by a protocol sub-check; integration is",
+			record: fill("8/8 passed", "Inspector, stdio", "yes, in the Inspector"),
+			run:    runWith("8.1"),
+			want: summary{State: Contradicted, Contradictions: []string{
+				"Integration demonstrated: yes, in the Inspector => 8.1",
 			}},
 		},
 		{

@@ -112,10 +112,15 @@ func (r *Run) Find(id string) *Check {
 }
 
 // isAcceptance reports whether the check is one of the specification's
-// eight acceptance tests (ids "1" to "8", or a sub-check such as "8.1").
+// eight acceptance tests: ids "1" to "8", and sub-checks such as "8.1"
+// only when they are in the acceptance section (protocol basics filed
+// under check 8 are not one of the eight).
 func (c *Check) isAcceptance() bool {
 	n, ok := major(c.ID)
-	return ok && n >= 1 && n <= 8
+	if !ok || n < 1 || n > 8 {
+		return false
+	}
+	return !strings.Contains(c.ID, ".") || c.Section == "acceptance"
 }
 
 // isBoundary reports whether the check is about the access boundary:
