@@ -135,15 +135,37 @@ func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
 	if !negativeRe.MatchString(text) {
 		c.failOn(ex, "reply does not say nothing matched: %q", clip(text, 160))
 	}
-	for _, line := range strings.Split(text, "\n") {
-		if strings.Contains(line, r.lay.Absent) && !negativeRe.MatchString(line) {
-			c.failOn(ex, "line presents the absent phrase as found text: %q", clip(line, 160))
+	// Judge what the reply says, not its layout: in every text (each
+	// content block, and every string inside one that is JSON) the phrase
+	// may be echoed, but not embedded in a sentence that presents it as
+	// found.
+	for _, t := range replyTexts(res) {
+		for _, line := range strings.Split(t, "\n") {
+			if presentsAsFound(line, r.lay.Absent) {
+				c.warnOn(ex, "a line puts the absent phrase in a sentence without saying it was not found: %q", clip(line, 160))
+			}
 		}
 	}
-	if len(c.Failures) == 0 {
+	if len(c.findings) == 0 {
 		c.Summary = fmt.Sprintf("text says no match: %q", clip(text, 100))
 	}
 }
+
+// presentsAsFound reports whether a line embeds phrase in prose (four or
+// more other words) without any negation: likely an invented passage.
+// An echo such as `"query": "phrase",` or `No notes matched "phrase".` is not.
+func presentsAsFound(line, phrase string) bool {
+	if !strings.Contains(line, phrase) {
+		return false
+	}
+	rest := strings.ReplaceAll(line, phrase, " ")
+	if negativeRe.MatchString(rest) {
+		return false
+	}
+	return len(proseWordRe.FindAllString(rest, -1)) >= 4
+}
+
+var proseWordRe = regexp.MustCompile(`\pL{2,}`)
 
 // Check 3: a phrase in a valid nested file inside the root is found; if the
 // server offers resources, the file is also read through them.
@@ -306,9 +328,10 @@ func (r *runner) check5(ctx context.Context, s *session, c *CheckResult) {
 		}
 	}
 	queries = append(queries, "escape-link.md", "linked-dir")
+	first := len(s.exchanges)
 	n := r.searchAll(ctx, s, c, queries)
-	c.Summary = fmt.Sprintf("%d searches for the markers behind escape-link.md, linked-dir/ and chain-1.md returned no outside bytes and no temp-dir path", n)
-	if ex := s.exchanges; len(ex) > 0 && ex[0].result != nil {
+	c.Summary = fmt.Sprintf("%d searches for the public words of the files behind the symlinks returned no outside byte", n)
+	if ex := s.exchanges[first:]; len(ex) > 0 && ex[0].result != nil {
 		if shape, ok := parseOurShape(ex[0].result); ok && shape.HasSkipped {
 			var names []string
 			for _, sk := range shape.Skipped {
@@ -448,6 +471,9 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	}
 	slowest := int64(0)
 	for _, e := range s.exchanges {
+		if e.Check != c.ID {
+			continue
+		}
 		slowest = max(slowest, e.Millis)
 	}
 	parts = append(parts, fmt.Sprintf("slowest call %d ms (limit %s)", slowest, r.cfg.Timeout))

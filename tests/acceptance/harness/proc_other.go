@@ -3,6 +3,7 @@
 package harness
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 )
@@ -20,3 +21,7 @@ func signalGroup(cmd *exec.Cmd, kill bool) {
 		_ = cmd.Process.Kill()
 	}
 }
+
+func mkfifo(p string) error { return errors.New("FIFOs are not supported on this system") }
+
+func unreadableFilesPossible() bool { return false }

@@ -27,3 +27,9 @@ func signalGroup(cmd *exec.Cmd, kill bool) {
 	// Negative pid: the whole process group started for this server only.
 	_ = syscall.Kill(-cmd.Process.Pid, sig)
 }
+
+func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
+
+// unreadableFilesPossible reports whether a mode-000 file would stop this
+// process from reading it (not so for root).
+func unreadableFilesPossible() bool { return syscall.Geteuid() != 0 }

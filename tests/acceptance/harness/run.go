@@ -25,6 +25,9 @@ type Config struct {
 	PracticeData string
 	// Timeout bounds every request (default 10s).
 	Timeout time.Duration
+	// StartTimeout bounds starting a server and its initialize handshake
+	// (default 30s: `go run` and npx compile or install first).
+	StartTimeout time.Duration
 	// ExitTimeout is how long a server may take to exit after its stdin
 	// closes (default 5s).
 	ExitTimeout time.Duration
@@ -34,6 +37,9 @@ type Config struct {
 	ServerSource string
 	// KeepTemp leaves the temp dir in place for inspection.
 	KeepTemp bool
+	// Isolation is "auto" (private namespaces where the kernel allows
+	// them, else the process group only) or "off".
+	Isolation string
 }
 
 // Check8ProtocolVersion is requested through initialize in check 8 unless
@@ -77,6 +83,7 @@ type Report struct {
 	Passed           int            `json:"passed"`
 	Failed           int            `json:"failed"`
 	Warnings         int            `json:"warnings"`
+	Processes        int            `json:"processes"`
 	Skipped          int            `json:"skipped"`
 	DurationMs       int64          `json:"durationMs"`
 }
@@ -89,9 +96,13 @@ type runner struct {
 	// everything sent during the run, and stdout violations per check
 	allExchanges []*Exchange
 	violations   map[string][]string
+	// violationOrder lists the keys of violations in the order found
+	violationOrder []string
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
+	sb         *sandbox
+	dirs       int // HOME/TMPDIR pairs made
 }
 
 // Run performs one acceptance run. It returns an error only when the run
@@ -102,6 +113,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = 10 * time.Second
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 30 * time.Second
 	}
 	if cfg.ExitTimeout <= 0 {
 		cfg.ExitTimeout = 5 * time.Second
@@ -137,29 +151,57 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		checks:     map[string]*CheckResult{},
 		violations: map[string][]string{},
 	}
+	sb, err := newSandbox(ctx, lay.Base, cfg.Isolation)
+	if err != nil {
+		return nil, fmt.Errorf("preparing the server's environment: %w", err)
+	}
+	if !cfg.KeepTemp {
+		defer sb.remove()
+	}
+	r.sb = sb
+	r.rep.Isolation = sb.isolation
 	f, d, l := before.counts()
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
 	for _, def := range catalog {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
-	steps := []struct {
-		id string
-		fn func(context.Context, *session, *CheckResult)
-	}{
-		{"1", r.check1}, {"2", r.check2}, {"3", r.check3}, {"4", r.check4},
-		{"5", r.check5}, {"6", r.check6}, {"8", r.check8},
+	// Checks share a server process where they can; a fresh one is started
+	// whenever the previous one died or stopped answering. Check 8 (which
+	// judges the exit), the protocol checks and the traps get their own.
+	r.inGroup(ctx, cfg.ProtocolVersion, []step{
+		{id: "1", fn: r.check1}, {id: "2", fn: r.check2}, {id: "3", fn: r.check3},
+		{id: "4", fn: r.check4}, {id: "5", fn: r.check5}, {id: "6", fn: r.check6},
+	})
+	check8Version := cfg.ProtocolVersion
+	if check8Version == "" {
+		// Check 8 uses the initialize handshake most desktop clients
+		// still send; the others use the SDK's default negotiation.
+		check8Version = Check8ProtocolVersion
 	}
-	for _, st := range steps {
-		version := cfg.ProtocolVersion
-		if st.id == "8" && version == "" {
-			// Check 8 uses the initialize handshake most desktop clients
-			// still send; the others use the SDK's default negotiation.
-			version = Check8ProtocolVersion
+	r.inGroup(ctx, check8Version, []step{{id: "8", fn: r.check8}})
+	r.protocolChecks(ctx)
+	r.inGroup(ctx, cfg.ProtocolVersion, []step{
+		{id: "9", fn: r.check9}, {id: "10", fn: r.check10}, {id: "11", fn: r.check11},
+		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: r.check14},
+		{id: "15", fn: r.check15}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
+		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
+	})
+	for _, st := range []struct {
+		step
+		unreadable bool
+	}{{step{id: "20", fn: r.check20}, false}, {step{id: "22", fn: r.check22}, true}} {
+		if r.notStarted != "" {
+			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
+			continue
 		}
-		r.inSession(ctx, st.id, version, st.fn)
+		if cleanup := r.setupTraps(st.unreadable)(r.checks[st.id]); cleanup != nil {
+			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
+			cleanup()
+		}
 	}
 	r.check7(before)
+	r.check16()
 	r.applyGlobal()
 
 	for _, def := range catalog {
@@ -192,75 +234,162 @@ func sdkVersion() string {
 	return "github.com/modelcontextprotocol/go-sdk (version unknown)"
 }
 
-// inSession starts a fresh server process for one check, runs it, stops the
-// process and scans everything it wrote. Once a server has failed to start,
-// later checks fail at once instead of waiting out the timeout again.
-func (r *runner) inSession(ctx context.Context, id string, version string, fn func(context.Context, *session, *CheckResult)) {
-	c := r.checks[id]
-	if r.notStarted != "" {
-		c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
-		return
-	}
-	s, err := startSession(ctx, id, sessionConfig{
-		command:         r.cfg.Server,
-		root:            r.lay.Root,
-		timeout:         r.cfg.Timeout,
-		protocolVersion: version,
-	})
-	if err != nil {
-		f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the timeout; run it by hand and read its stderr."}
-		if s != nil {
-			f.detail = s.outputTail()
-		}
-		c.add(f)
-		r.notStarted = id
-		if s != nil {
-			r.afterSession(s, c)
-		}
-		return
-	}
-	if r.rep.ProtocolVersion == "" {
-		if ir := s.cs.InitializeResult(); ir != nil {
-			r.rep.ProtocolVersion = ir.ProtocolVersion
-			if ir.ServerInfo != nil {
-				r.rep.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
-			}
-		}
-		r.rep.ResourcesOffered = s.resourcesOffered()
-	}
-	fn(ctx, s, c)
-	if id != "8" {
-		info := s.stop(r.cfg.ExitTimeout)
-		if !info.OnItsOwn {
-			c.note("the process did not exit within %s of stdin closing; the harness sent %s", r.cfg.ExitTimeout, info.Signal)
-		}
-	}
-	r.afterSession(s, c)
+// step is one check run inside a server process.
+type step struct {
+	id string
+	fn func(context.Context, *session, *CheckResult)
 }
 
-// afterSession scans every reply of a finished session for leaks.
-func (r *runner) afterSession(s *session, c *CheckResult) {
-	c.Exchanges = append(c.Exchanges, s.exchanges...)
+// inGroup runs checks one after another in one server process, and starts
+// a fresh process for the next check whenever the previous one died or
+// stopped answering, so that a crash is charged to the check that caused
+// it. Once a server has failed to start, later checks fail at once instead
+// of waiting out the timeout again.
+func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
+	var s *session
+	var last *CheckResult
+	var home, tmp, label string
+	finish := func() {
+		if s.stopped == nil {
+			info := s.stop(r.cfg.ExitTimeout)
+			if !info.OnItsOwn {
+				last.note("the process did not exit within %s of stdin closing; the harness sent %s", r.cfg.ExitTimeout, info.Signal)
+			}
+		}
+		r.afterSession(s)
+		r.checkLeftovers(label, home, tmp)
+		s = nil
+	}
+	for _, st := range steps {
+		c := r.checks[st.id]
+		if r.notStarted != "" {
+			c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			continue
+		}
+		if s != nil && (s.exited() || s.stuck != "") {
+			finish()
+		}
+		if s == nil {
+			var err error
+			label = st.id
+			if home, tmp, err = r.processDirs(st.id); err != nil {
+				c.fail("preparing HOME and TMPDIR: %v", err)
+				continue
+			}
+			s, err = startSession(ctx, st.id, sessionConfig{
+				command:         r.cfg.Server,
+				root:            r.lay.Root,
+				timeout:         r.cfg.Timeout,
+				startTimeout:    r.cfg.StartTimeout,
+				protocolVersion: version,
+				sb:              r.sb,
+				home:            home,
+				tmp:             tmp,
+			})
+			if err != nil {
+				f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
+				if s != nil {
+					f.detail = s.outputTail()
+				}
+				c.add(f)
+				r.notStarted = st.id
+				if s != nil {
+					last = c
+					r.afterSession(s)
+					r.checkLeftovers(label, home, tmp)
+					s = nil
+				}
+				continue
+			}
+			r.rep.Processes++
+			if r.rep.ProtocolVersion == "" {
+				if ir := s.cs.InitializeResult(); ir != nil {
+					r.rep.ProtocolVersion = ir.ProtocolVersion
+					if ir.ServerInfo != nil {
+						r.rep.ServerInfo = strings.TrimSpace(ir.ServerInfo.Name + " " + ir.ServerInfo.Version)
+					}
+				}
+				r.rep.ResourcesOffered = s.resourcesOffered()
+			}
+		}
+		s.check = st.id
+		s.checks = append(s.checks, st.id)
+		st.fn(ctx, s, c)
+		last = c
+	}
+	if s != nil {
+		finish()
+	}
+}
+
+// processDirs makes the fresh HOME and TMPDIR of the next server process.
+func (r *runner) processDirs(id string) (home, tmp string, err error) {
+	r.dirs++
+	return r.sb.processDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
+}
+
+// checkLeftovers fails check 16 for anything a process left in its HOME
+// or TMPDIR.
+func (r *runner) checkLeftovers(id, home, tmp string) {
+	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
+	left = append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
+		return rel == "go" || strings.HasPrefix(rel, "go/")
+	})...)
+	if len(left) == 0 {
+		return
+	}
+	shown := left
+	if len(shown) > 8 {
+		shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left)-8))
+	}
+	r.checks["16"].add(finding{
+		msg:    fmt.Sprintf("during check %s the server wrote into its fresh HOME, TMPDIR or config folder: %s", id, left[0]),
+		detail: shown,
+	})
+}
+
+// afterSession scans everything a finished process wrote for leaks: a
+// reply is charged to the check that sent the request; stdout and stderr
+// to the checks the leaked secret belongs to.
+func (r *runner) afterSession(s *session) {
+	for _, ex := range s.exchanges {
+		r.checks[ex.Check].Exchanges = append(r.checks[ex.Check].Exchanges, ex)
+	}
 	r.allExchanges = append(r.allExchanges, s.exchanges...)
+	r.judgePassages(s.exchanges)
 	seen := map[string]bool{}
 	for _, ex := range s.exchanges {
 		for _, h := range r.scan(ex.replyText) {
 			ex.Leaks = append(ex.Leaks, h.what)
 			seen[h.what] = true
-			r.attribute(c, h, "reply to "+ex.Method, ex, nil)
+			r.attribute(r.checks[ex.Check], h, "reply to "+ex.Method, ex, nil)
 		}
 	}
+	during := "the process of check " + strings.Join(s.checks, ", ")
 	// Notifications and anything else on stdout.
 	for _, h := range r.scan(s.tap.raw.String()) {
 		if !seen[h.what] {
-			r.attribute(c, h, "server's stdout", nil, []string{"stdout: " + clip(h.line, 300)})
+			r.attributeOutput(h, "stdout of "+during, "stdout: "+clip(h.line, 300))
 		}
 	}
 	for _, h := range r.scan(s.stderr.String()) {
-		r.attribute(c, h, "server's stderr", nil, []string{"stderr: " + clip(h.line, 300)})
+		// A diagnostic naming an outside path is for the person running the
+		// server, not the client: a warning. Outside content is a leak.
+		h.warn = h.warn || h.path
+		r.attributeOutput(h, "stderr of "+during, "stderr: "+clip(h.line, 300))
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
-		r.violations[c.ID] = append(r.violations[c.ID], v...)
+		key := strings.Join(s.checks, ", ")
+		r.violations[key] = append(r.violations[key], v...)
+		r.violationOrder = append(r.violationOrder, key)
+	}
+}
+
+// attributeOutput charges a leak found in a process's output to the
+// checks its secret belongs to.
+func (r *runner) attributeOutput(h leakHit, where, line string) {
+	for _, id := range h.checks {
+		r.checks[id].add(finding{msg: fmt.Sprintf("%s appeared in the %s", h.what, where), detail: []string{line}, warn: h.warn})
 	}
 }
 
@@ -268,6 +397,8 @@ type leakHit struct {
 	what   string
 	line   string // the line of output holding it
 	checks []string
+	warn   bool // a leak the specification does not name (a hard link)
+	path   bool // only a path was revealed
 }
 
 // scan looks for bytes the server could only have got from outside the
@@ -281,7 +412,11 @@ func (r *runner) scan(text string) []leakHit {
 	var hits []leakHit
 	for _, sec := range r.lay.Secrets {
 		if line, ok := lineWith(text, sec.Canary); ok {
-			hits = append(hits, leakHit{what: "secret token of " + sec.Label, line: line, checks: sec.Checks})
+			what := "secret token of " + sec.Label
+			if sec.PathOnly {
+				what = sec.Label
+			}
+			hits = append(hits, leakHit{what: what, line: line, checks: sec.Checks, warn: sec.Warn, path: sec.PathOnly})
 		}
 	}
 	if line, ok := lineWith(text, r.lay.OversizeCanary); ok {
@@ -327,10 +462,12 @@ func contains(ss []string, s string) bool {
 
 func (r *runner) attribute(c *CheckResult, h leakHit, where string, ex *Exchange, detail []string) {
 	msg := fmt.Sprintf("%s appeared in the %s", h.what, where)
-	c.add(finding{msg: msg, ex: ex, detail: detail})
+	if !h.warn || contains(h.checks, c.ID) {
+		c.add(finding{msg: msg, ex: ex, detail: detail, warn: h.warn})
+	}
 	for _, id := range h.checks {
 		if id != c.ID {
-			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail})
+			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail, warn: h.warn})
 		}
 	}
 }
@@ -343,12 +480,7 @@ func (r *runner) applyGlobal() {
 			r.checks["6"].crossFail(finding{msg: fmt.Sprintf("during check %s: %s got no answer within %s", ex.Check, ex.Method, r.cfg.Timeout), ex: ex})
 		}
 	}
-	var ids []string
-	for _, def := range catalog {
-		if len(r.violations[def.ID]) > 0 {
-			ids = append(ids, def.ID)
-		}
-	}
+	ids := r.violationOrder
 	for _, id := range ids {
 		v := r.violations[id]
 		shown := v
@@ -356,7 +488,7 @@ func (r *runner) applyGlobal() {
 			shown = shown[:5]
 		}
 		r.checks["8"].add(finding{
-			msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the check-%s process, first: %s", len(v), id, v[0]),
+			msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the process of check %s, first: %s", len(v), id, v[0]),
 			detail: shown,
 			hint:   "Write only JSON-RPC messages to stdout; send banners, logs and prints to stderr.",
 		})
@@ -364,20 +496,28 @@ func (r *runner) applyGlobal() {
 	if len(ids) == 0 {
 		r.checks["8"].Summary += "; stdout of every server process carried only JSON-RPC"
 	}
-	for _, ex := range r.allExchanges {
+}
+
+// judgePassages checks, while the session's fixtures still exist, that every
+// passage a reply in this repository's shape names is byte-for-byte in a
+// regular file inside the root.
+func (r *runner) judgePassages(exchanges []*Exchange) {
+	for _, ex := range exchanges {
 		if ex.result == nil {
 			continue
 		}
-		if shape, ok := parseOurShape(ex.result); ok {
-			for _, pr := range r.passageProblems(shape) {
-				if pr.check == "2" && ex.Check == "2" {
-					continue // check 2 judges its own reply
-				}
-				if pr.check == ex.Check {
-					r.checks[pr.check].failOn(ex, "%s", pr.what)
-				} else {
-					r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
-				}
+		shape, ok := parseOurShape(ex.result)
+		if !ok {
+			continue
+		}
+		for _, pr := range r.passageProblems(shape) {
+			if pr.check == "2" && ex.Check == "2" {
+				continue // check 2 judges its own reply
+			}
+			if pr.check == ex.Check {
+				r.checks[pr.check].failOn(ex, "%s", pr.what)
+			} else {
+				r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
 			}
 		}
 	}

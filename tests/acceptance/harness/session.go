@@ -230,7 +230,14 @@ type session struct {
 
 	exchanges []*Exchange
 	connectMs int64
-	requested string // protocol version asked for ("" = SDK default)
+	requested string   // protocol version asked for ("" = SDK default)
+	checks    []string // the checks this process served
+	lastExit  exitInfo
+	stopped   *exitInfo
+	// stuck describes the first request the server did not answer in
+	// time; later requests in the session are not sent, so that a hung
+	// server costs one timeout per check, not one per request.
+	stuck string
 }
 
 var safeArgRe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
@@ -249,12 +256,15 @@ type sessionConfig struct {
 	command         string
 	root            string
 	timeout         time.Duration
+	startTimeout    time.Duration
 	protocolVersion string
+	sb              *sandbox
+	home, tmp       string // fresh HOME and TMPDIR for this process
 }
 
 func startSession(ctx context.Context, check string, cfg sessionConfig) (*session, error) {
-	cmd := shellCommand(expandCommand(cfg.command, cfg.root))
-	cmd.Env = append(os.Environ(), "PRACTICE_NOTES_ROOT="+cfg.root)
+	cmd := cfg.sb.command(expandCommand(cfg.command, cfg.root))
+	cmd.Env = append(cmd.Env, cfg.sb.envFor(cfg.root, cfg.home, cfg.tmp)...)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -295,7 +305,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	if cfg.protocolVersion != "" {
 		opts = &mcp.ClientSessionOptions{ProtocolVersion: cfg.protocolVersion}
 	}
-	cctx, cancel := context.WithTimeout(ctx, cfg.timeout)
+	cctx, cancel := context.WithTimeout(ctx, cfg.startTimeout)
 	defer cancel()
 	t0 := time.Now()
 	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: inW}, opts)
@@ -307,7 +317,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 			why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
 		case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
 			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
-				why = fmt.Sprintf("no initialize answer within %s", cfg.timeout)
+				why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
 			}
 		}
 		s.stop(2 * time.Second)
@@ -342,6 +352,16 @@ func (s *session) outputTail() []string {
 	return out
 }
 
+// exited reports whether the process has ended.
+func (s *session) exited() bool {
+	select {
+	case <-s.done:
+		return true
+	default:
+		return false
+	}
+}
+
 // exitInfo describes how the process ended after its stdin was closed.
 type exitInfo struct {
 	OnItsOwn bool          // exited before the harness signalled it
@@ -353,6 +373,10 @@ type exitInfo struct {
 // stop closes the client side (which closes the server's stdin), waits up
 // to grace for the process to exit, then terminates and kills its group.
 func (s *session) stop(grace time.Duration) exitInfo {
+	if s.stopped != nil {
+		return *s.stopped
+	}
+	defer func() { info := s.lastExit; s.stopped = &info }()
 	closedAt := time.Now()
 	if s.cs != nil {
 		closed := make(chan struct{})
@@ -382,6 +406,7 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	if s.cmd.ProcessState != nil {
 		info.Code = s.cmd.ProcessState.ExitCode()
 	}
+	s.lastExit = info
 	select {
 	case <-s.tap.done:
 	case <-time.After(time.Second):
@@ -403,10 +428,24 @@ func (s *session) record(ex *Exchange, t0 time.Time, ctx context.Context, err er
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			ex.TimedOut = true
 			ex.Error = fmt.Sprintf("no answer within %s (%v)", s.timeout, err)
+			if s.stuck == "" {
+				s.stuck = fmt.Sprintf("%s %s", ex.Method, clip(ex.Request, 100))
+			}
 		}
 		ex.replyText = ex.Error
 	}
 	s.exchanges = append(s.exchanges, ex)
+}
+
+// skipStuck records ex as not sent when the session is stuck.
+func (s *session) skipStuck(ex *Exchange) bool {
+	if s.stuck == "" {
+		return false
+	}
+	ex.Error = "not sent: the server had not answered " + s.stuck + " within " + s.timeout.String()
+	ex.replyText = ex.Error
+	s.exchanges = append(s.exchanges, ex)
+	return true
 }
 
 func marshal(v any) string {
@@ -421,17 +460,25 @@ func marshal(v any) string {
 
 // callSearch calls search_notes with one query.
 func (s *session) callSearch(ctx context.Context, query string) *Exchange {
-	args := map[string]any{"query": query}
+	return s.callTool(ctx, "search_notes", map[string]any{"query": query}, query)
+}
+
+// callTool calls a tool with any arguments; sent lists the strings the
+// arguments carry.
+func (s *session) callTool(ctx context.Context, name string, args map[string]any, sent ...string) *Exchange {
 	ex := &Exchange{
 		Check:   s.check,
 		Method:  "tools/call",
-		Request: marshal(map[string]any{"name": "search_notes", "arguments": args}),
-		sent:    []string{query},
+		Request: marshal(map[string]any{"name": name, "arguments": args}),
+		sent:    sent,
+	}
+	if s.skipStuck(ex) {
+		return ex
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0 := time.Now()
-	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: "search_notes", Arguments: args})
+	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		ex.result = res
 		ex.Reply = marshal(res)
@@ -488,6 +535,9 @@ func toolText(res *mcp.CallToolResult) string {
 
 func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 	ex := &Exchange{Check: s.check, Method: "tools/list", Request: "{}"}
+	if s.skipStuck(ex) {
+		return nil, ex
+	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -518,6 +568,9 @@ func (s *session) resourcesOffered() bool {
 
 func (s *session) listResources(ctx context.Context) ([]*mcp.Resource, *Exchange) {
 	ex := &Exchange{Check: s.check, Method: "resources/list", Request: "{}"}
+	if s.skipStuck(ex) {
+		return nil, ex
+	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -547,6 +600,9 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 		Method:  "resources/read",
 		Request: marshal(map[string]any{"uri": uri}),
 		sent:    append([]string{uri}, extraSent...),
+	}
+	if s.skipStuck(ex) {
+		return ex
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()

@@ -36,16 +36,22 @@ func run() int {
 	record := fs.String("record", "", "write the completion record (Markdown) to this file")
 	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
+	startTimeout := fs.Duration("start-timeout", 30*time.Second, "limit for starting the server and its initialize handshake (go run and npx compile or install first)")
 	exitTimeout := fs.Duration("exit-timeout", 5*time.Second, "how long the server may take to exit after stdin closes")
 	protocol := fs.String("protocol-version", "", "force an MCP protocol version (default: the SDK's, falling back as needed)")
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
-	keep := fs.Bool("keep", false, "keep the temp dir for inspection")
+	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
+	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		return 2
+	}
+	if *isolation != "auto" && *isolation != "off" {
+		fmt.Fprintf(os.Stderr, "acceptance: --isolation must be auto or off, not %q\n", *isolation)
 		return 2
 	}
 	if *server == "" || fs.NArg() > 0 {
@@ -58,10 +64,12 @@ func run() int {
 		Server:          *server,
 		PracticeData:    *practice,
 		Timeout:         *timeout,
+		StartTimeout:    *startTimeout,
 		ExitTimeout:     *exitTimeout,
 		ProtocolVersion: *protocol,
 		ServerSource:    *source,
 		KeepTemp:        *keep,
+		Isolation:       *isolation,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance:", err)

@@ -4,9 +4,12 @@
 // structuredContent), so the harness grades it on text.
 //
 //   node server.mjs --root DIR      (or PRACTICE_NOTES_ROOT=DIR node server.mjs)
+//        [--chatty] [--style text|pretty|blocks] [--defect regex|write-tool|readonly-false]
 //
-// stdout carries only MCP messages; diagnostics go to stderr. The process
-// exits when stdin closes.
+// stdout carries only MCP messages; diagnostics go to stderr (--chatty logs
+// every query there). --style chooses how passages are laid out; --defect
+// switches on one mistake learners make, for the harness's own tests. The
+// process exits when stdin closes.
 import fs from "node:fs";
 import path from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -21,6 +24,10 @@ const MAX_SKIPPED = 20;
 const argv = process.argv.slice(2);
 const at = argv.indexOf("--root");
 const rootArg = at >= 0 ? argv[at + 1] : process.env.PRACTICE_NOTES_ROOT;
+const opt = (name, def) => (argv.indexOf(name) >= 0 ? argv[argv.indexOf(name) + 1] : def);
+const chatty = argv.includes("--chatty");
+const style = opt("--style", "text");
+const defect = opt("--defect", "");
 if (!rootArg) {
   console.error("usage: node server.mjs --root DIR");
   process.exit(2);
@@ -125,7 +132,8 @@ function search(query) {
         continue;
       }
       for (const p of paragraphs(text)) {
-        if (!p.text.toLowerCase().includes(low)) continue;
+        const hit = defect === "regex" ? new RegExp(query, "i").test(p.text) : p.text.toLowerCase().includes(low);
+        if (!hit) continue;
         if (matches.length === MAX_PASSAGES) {
           truncated = true;
           return;
@@ -141,6 +149,9 @@ function search(query) {
 function render(query, { matches, skipped, truncated }) {
   const q = JSON.stringify(query);
   if (matches.length === 0) return `No notes matched ${q}.`;
+  if (style === "pretty") {
+    return JSON.stringify({ query, matches, truncated, skipped, message: `${matches.length} passage(s) matched.` }, null, 2);
+  }
   const head = matches.length === 1 ? `1 passage matched ${q}.` : `${matches.length} passages matched ${q}.`;
   const body = matches.map((m) => `${m.file}${m.note ? ` (${m.note})` : ""}, line ${m.line}:\n${m.text}`);
   const tail = [];
@@ -155,16 +166,38 @@ server.registerTool(
   {
     description: "Search the practice notes for a phrase (case-insensitive) and quote matching passages.",
     inputSchema: { query: z.string().describe("phrase to look for, 1 to 200 characters") },
-    annotations: { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
+    annotations:
+      defect === "readonly-false"
+        ? { readOnlyHint: false }
+        : { readOnlyHint: true, destructiveHint: false, openWorldHint: false },
   },
   async ({ query }) => {
+    if (chatty) console.error(`[search_notes] query=${query}`);
     const n = [...query].length;
     if (n === 0 || n > MAX_QUERY) {
       return { isError: true, content: [{ type: "text", text: `Query is ${n} characters long; it must be 1 to ${MAX_QUERY}.` }] };
     }
-    return { content: [{ type: "text", text: render(query, search(query)) }] };
+    let found;
+    try {
+      found = search(query);
+    } catch (e) {
+      return { isError: true, content: [{ type: "text", text: `Search failed: ${e.message}` }] };
+    }
+    if (style === "blocks" && found.matches.length > 0) {
+      return {
+        content: found.matches.map((m) => ({ type: "text", text: `${m.file}${m.note ? ` (${m.note})` : ""}, line ${m.line}:\n${m.text}` })),
+      };
+    }
+    return { content: [{ type: "text", text: render(query, found) }] };
   },
 );
+if (defect === "write-tool") {
+  server.registerTool(
+    "write_note",
+    { description: "Write a note into the practice folder.", inputSchema: { name: z.string(), text: z.string() } },
+    async ({ name, text }) => ({ content: [{ type: "text", text: `would write ${name} (${text.length} bytes)` }] }),
+  );
+}
 
 await server.connect(new StdioServerTransport());
 console.error(`practice-notes node demo serving ${root}`);
