@@ -13,6 +13,7 @@
 #   -o OUT_DIR            where the results go (default ./grades)
 #   -j N                  learners graded at once (default: the number of cores)
 #   -timeout DUR          limit for every request of the checks (default 10s)
+#   -start-timeout DUR    limit for a server to start and answer (default 30s)
 #   -learner-timeout DUR  limit for one learner's whole run (default 5m)
 #
 # Output in OUT_DIR: summary.csv, summary.md, index.html, and <learner>.md

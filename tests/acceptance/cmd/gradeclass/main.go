@@ -48,6 +48,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	harnessBin := fs.String("harness", "", "the built acceptance harness (scripts/grade-class.sh builds it)")
 	practice := fs.String("practice-data", "", "notes copied into each learner's practice root")
 	timeout := fs.Duration("timeout", 0, "limit for every request, passed to the harness (default: the harness's)")
+	startTimeout := fs.Duration("start-timeout", 0, "limit for a server to start and answer initialize, passed to the harness (default: the harness's)")
 	learnerTimeout := fs.Duration("learner-timeout", 5*time.Minute, "limit for one learner's whole run")
 	completion := fs.String("completion", "", "grade this completion record against -run instead of grading a class")
 	runFile := fs.String("run", "", "a saved `acceptance --json` run, for -completion")
@@ -83,7 +84,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	g := &class.Grader{Harness: *harnessBin, PracticeData: pd, LearnerTimeout: *learnerTimeout, Jobs: *jobs}
 	if *timeout > 0 {
-		g.HarnessArgs = []string{"--timeout", timeout.String()}
+		g.HarnessArgs = append(g.HarnessArgs, "--timeout", timeout.String())
+	}
+	if *startTimeout > 0 {
+		g.HarnessArgs = append(g.HarnessArgs, "--start-timeout", startTimeout.String())
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
