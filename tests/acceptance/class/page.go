@@ -24,8 +24,12 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <style>
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #1b1b1b; }
 table { border-collapse: collapse; }
-th, td { border: 1px solid #999; padding: 0.25em 0.5em; text-align: center; }
+th, td { border: 1px solid #999; padding: 0.2em 0.35em; text-align: center; }
 th.learner, td.learner { text-align: left; }
+div.wide { overflow-x: auto; }
+/* The learner's name stays in view while the checks scroll sideways. */
+tr th.learner { position: sticky; left: 0; background: #ffffff; }
+td.pass, td.fail, td.warn, td.skip, td.none { font-size: 0.9em; }
 td.pass { background: #d8f3dc; color: #14532d; }
 td.fail { background: #fcd5d5; color: #7f1d1d; font-weight: bold; }
 td.warn { background: #fff0c2; color: #713f12; }
@@ -46,6 +50,7 @@ blockquote { border-left: 4px solid #c33; margin-left: 0; padding-left: 0.75em; 
 <h1>Class results</h1>
 <p>{{.Summary}}.</p>
 <p>Each row is a learner, each column a check. A cell says pass, FAIL, warn or skip; a FAIL or warn cell links to that learner's evidence below. The record column grades the learner's COMPLETION.md against the run.</p>
+<div class="wide">
 <table>
 <thead>
 <tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Warnings</th><th scope="col">Record</th>{{range .Columns}}<th scope="col" title="{{.Title}}">{{.ID}}</th>{{end}}</tr>
@@ -54,6 +59,7 @@ blockquote { border-left: 4px solid #c33; margin-left: 0; padding-left: 0.75em; 
 {{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td>{{.Failed}}</td><td>{{.Warnings}}</td>{{else}}<td class="error" colspan="3">not graded</td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a></td>{{if .Graded}}{{range .Cells}}<td class="{{.Class}}">{{if .Href}}<a href="#{{.Href}}">{{.Word}}</a>{{else}}{{.Word}}{{end}}</td>{{end}}{{else}}<td class="error" colspan="{{$.NColumns}}"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}</tr>
 {{end}}</tbody>
 </table>
+</div>
 <h2>Checks</h2>
 <dl>
 {{range .Columns}}<dt>{{.ID}}</dt><dd>{{.Title}}</dd>
