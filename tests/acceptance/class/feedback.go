@@ -128,7 +128,7 @@ func writeRecord(b *strings.Builder, v *record.Verdict) {
 		for _, ch := range c.Checks {
 			ids = append(ids, ch.ID)
 		}
-		fmt.Fprintf(b, "  but this run failed check %s:\n\n", strings.Join(ids, ", "))
+		fmt.Fprintf(b, "  but this run failed %s:\n\n", checkWords(ids))
 		for _, ch := range c.Checks {
 			ev := ch.Evidence
 			if strings.TrimSpace(ev) == "" {
@@ -155,4 +155,16 @@ func indent(s, prefix string) string {
 		lines[i] = prefix + l
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// checkWords names checks in a sentence: "check 4", "checks 4 and 5",
+// "checks 1, 2 and 8".
+func checkWords(ids []string) string {
+	switch len(ids) {
+	case 0:
+		return "no check"
+	case 1:
+		return "check " + ids[0]
+	}
+	return "checks " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
 }

@@ -89,6 +89,22 @@ func TestSummaryFiles(t *testing.T) {
 	}
 }
 
+func TestCheckWords(t *testing.T) {
+	for _, tt := range []struct {
+		ids  []string
+		want string
+	}{
+		{nil, "no check"},
+		{[]string{"8"}, "check 8"},
+		{[]string{"4", "5"}, "checks 4 and 5"},
+		{[]string{"1", "2", "8"}, "checks 1, 2 and 8"},
+	} {
+		if got := checkWords(tt.ids); got != tt.want {
+			t.Errorf("checkWords(%q) = %q, want %q", tt.ids, got, tt.want)
+		}
+	}
+}
+
 func TestFeedback(t *testing.T) {
 	out, _ := renderedClass(t)
 	bob := readFile(t, filepath.Join(out, "bob <&> 'x'.md"))
@@ -107,7 +123,7 @@ func TestFeedback(t *testing.T) {
 		}
 	}
 	// Check 9 is a boundary check, but "8/8" speaks only for checks 1-8.
-	if strings.Contains(bob, "failed check 4, 9") {
+	if strings.Contains(bob, "failed checks 4 and 9") {
 		t.Errorf("8/8 claim refuted by check 9:\n%s", bob)
 	}
 	cy := readFile(t, filepath.Join(out, "cy.md"))
