@@ -13,6 +13,23 @@ set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
+# --completion FILE: also grade that completion record (COMPLETION.md)
+# against this run, as scripts/grade-class.sh does for each learner.
+completion=""
+kept=()
+while [[ $# -gt 0 ]]; do
+	case "$1" in
+	--completion | -completion)
+		[[ $# -ge 2 ]] || { echo "acceptance.sh: --completion needs a file" >&2; exit 2; }
+		completion="$2"
+		shift 2
+		;;
+	--completion=* | -completion=*) completion="${1#*=}"; shift ;;
+	*) kept+=("$1"); shift ;;
+	esac
+done
+set -- ${kept[@]+"${kept[@]}"}
+
 have_server=0
 have_data=0
 want_help=0
@@ -55,5 +72,13 @@ if [[ $have_server -eq 0 ]]; then
 fi
 
 status=0
+if [[ -n "$completion" ]]; then
+	go -C "$repo" build -o "$tmp/gradeclass" ./tests/acceptance/cmd/gradeclass
+	"$tmp/acceptance" "${args[@]}" "$@" --json >"$tmp/run.json" || status=$?
+	[[ $status -ne 2 ]] || exit 2
+	status=0
+	"$tmp/gradeclass" -completion "$completion" -run "$tmp/run.json" || status=$?
+	exit "$status"
+fi
 "$tmp/acceptance" "${args[@]}" "$@" || status=$?
 exit "$status"

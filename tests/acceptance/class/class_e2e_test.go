@@ -1,0 +1,283 @@
+package class
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+var repoRoot = filepath.Join("..", "..", "..")
+
+const testClass = "tests/acceptance/testdata/class"
+
+// needPython skips when python3 is missing, except in CI, where learner
+// bea's server must run.
+func needPython(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("python3 is needed for learner bea's server: %v", err)
+		}
+		t.Skip("python3 not installed: learner bea's server needs it")
+	}
+}
+
+// runCmd runs a command from the repository root with a time limit.
+func runCmd(t *testing.T, dir string, limit time.Duration, name string, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatalf("%s: %v\n%s", name, err, errb.String())
+	}
+	return out.String(), errb.String(), code
+}
+
+// TestClassEndToEnd grades the test class through scripts/grade-class.sh
+// and the real harness, as an instructor would. Learners fay (hangs at
+// start), eve (no such command) and hal (floods stdout) must be graded
+// like the others.
+func TestClassEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: grading the test class runs eight learners' servers")
+	}
+	needPython(t)
+	// Learners ada, cal, dan and gus start with "go run"; compiling them
+	// here first keeps that compile out of the harness's 10 s handshake.
+	if out, errOut, code := runCmd(t, repoRoot, 5*time.Minute, "go", "build", "practice-notes",
+		"./tests/acceptance/testdata/servers/follows-symlinks", "./tests/acceptance/testdata/servers/banner-on-stdout",
+		"./tests/acceptance/testdata/servers/invents-passage"); code != 0 {
+		t.Fatalf("building the learners' Go servers: %s%s", out, errOut)
+	}
+	out := filepath.Join(t.TempDir(), "grades")
+	start := time.Now()
+	// The learners' Go servers are compiled above, so a 10 s start limit is
+	// ample; it keeps the hanging and flooding learners (fay, hal) from
+	// holding a core for the default 30 s while other packages' tests run.
+	stdout, stderr, code := runCmd(t, repoRoot, 10*time.Minute, "bash", "scripts/grade-class.sh", "-start-timeout", "10s", "-o", out, testClass)
+	t.Logf("scripts/grade-class.sh → exit %d in %s\nstdout:\n%s\nstderr:\n%s", code, time.Since(start).Round(time.Millisecond), stdout, stderr)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0", code)
+	}
+	lines := strings.Split(strings.TrimRight(stdout, "\n"), "\n")
+	if got, want := lines[len(lines)-1], "8 learners graded, 2 passed every check"; got != want {
+		t.Errorf("last stdout line %q, want %q", got, want)
+	}
+	checkDocs(t, "grading-class-stdout", strings.ReplaceAll(stdout, out, "grades"))
+
+	// Progress: one line per learner, counting down.
+	progressRe := regexp.MustCompile(`^(\w+): .*; record (missing|incomplete|contradicted|consistent); \d+\.\d s; (\d) left$`)
+	var lefts []string
+	for _, l := range strings.Split(strings.TrimSpace(stderr), "\n") {
+		if m := progressRe.FindStringSubmatch(l); m != nil {
+			lefts = append(lefts, m[3])
+		}
+	}
+	if diff := cmp.Diff([]string{"7", "6", "5", "4", "3", "2", "1", "0"}, lefts); diff != "" {
+		t.Errorf("progress lines (-want +got):\n%s", diff)
+	}
+
+	csvText := readFile(t, filepath.Join(out, "summary.csv"))
+	checkDocs(t, "grading-class-summary-csv", csvText)
+	rows, err := csv.NewReader(strings.NewReader(csvText)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(csvHeader, rows[0]); diff != "" {
+		t.Fatalf("header (-want +got):\n%s", diff)
+	}
+	type want struct {
+		record string
+		// failed checks that must be among the row's; nil: none may fail
+		failed []string
+	}
+	wants := map[string]want{
+		"ada": {"consistent", nil},
+		"bea": {"incomplete", nil},
+		"cal": {"contradicted", []string{"5"}},
+		"dan": {"contradicted", []string{"8"}},
+		"eve": {"missing", []string{"1", "8"}},
+		"fay": {"contradicted", []string{"1", "2", "8"}},
+		"gus": {"consistent", []string{"2"}},
+		"hal": {"incomplete", []string{"1", "8"}},
+	}
+	var learners []string
+	for _, row := range rows[1:] {
+		name, failed := row[0], strings.Fields(row[4])
+		learners = append(learners, name)
+		w := wants[name]
+		if row[5] != w.record {
+			t.Errorf("%s: record %s, want %s", name, row[5], w.record)
+		}
+		if w.failed == nil && (len(failed) > 0 || row[2] != "0") {
+			t.Errorf("%s: failed %q (%s), want none", name, row[4], row[2])
+		}
+		for _, id := range w.failed {
+			if !slices.Contains(failed, id) {
+				t.Errorf("%s: failed checks %q lack %s", name, row[4], id)
+			}
+		}
+	}
+	if diff := cmp.Diff([]string{"ada", "bea", "cal", "dan", "eve", "fay", "gus", "hal"}, learners); diff != "" {
+		t.Errorf("learners (-want +got):\n%s", diff)
+	}
+
+	// Each feedback file: the evidence, the record's state with each
+	// contradiction quoted, and the command to rerun the checks.
+	feedback := map[string][]string{
+		"ada": {"## Completion record: consistent", "--server 'go run practice-notes serve -root {root}' --completion COMPLETION.md"},
+		"bea": {"## Completion record: incomplete", `- Incomplete: "Exact passage manually checked" (line 5): names no person and gives no date.`,
+			"--server 'python3 server.py {root}' --completion COMPLETION.md"},
+		"cal": {"### Check 5:", "What to fix:", "  > Boundary tests run: **all 8 passed**, nothing leaked\n\n  but this run failed checks 4 and 5:",
+			"--server 'go run ../../servers/follows-symlinks serve -root {root}'"},
+		"dan": {"### Check 8:", "non-JSON-RPC", "  > * INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n\n  but this run failed check 8"},
+		"eve": {"### Check 1:", "eve-notes-server", "## Completion record: missing"},
+		"fay": {"### Check 1:", "did not start", "claims the server speaks MCP over stdio:\n\n  > Client and transport: Claude Desktop over stdio",
+			`- Incomplete: "Exact passage manually checked" (line 3): empty or still ___.`, "--server 'sleep 3600'"},
+		"gus": {"### Check 2:", "## Completion record: consistent"},
+		"hal": {"### Check 1:", "capture cut at", `- Incomplete: "Client and transport" (line 6): empty or still ___.`},
+	}
+	for name, wants := range feedback {
+		md := readFile(t, filepath.Join(out, name+".md"))
+		for _, w := range wants {
+			if !strings.Contains(md, w) {
+				t.Errorf("%s.md lacks %q:\n%s", name, w, md)
+			}
+		}
+		if !strings.Contains(md, "## Rerun the checks on your machine") {
+			t.Errorf("%s.md has no rerun command", name)
+		}
+	}
+
+	// The page: well-formed, every link resolves, no external assets, and
+	// each FAIL cell links to evidence on the page.
+	page := readFile(t, filepath.Join(out, "index.html"))
+	els := parsePage(t, page)
+	ids := map[string]*element{}
+	for _, e := range els {
+		if id := e.attrs["id"]; id != "" {
+			ids[id] = e
+		}
+	}
+	fails := 0
+	for _, e := range els {
+		switch e.name {
+		case "script", "link", "img", "iframe", "object", "embed":
+			t.Errorf("page has a <%s> element", e.name)
+		}
+		if _, ok := e.attrs["src"]; ok {
+			t.Errorf("<%s> has a src attribute", e.name)
+		}
+		href, ok := e.attrs["href"]
+		switch {
+		case !ok:
+		case strings.HasPrefix(href, "#"):
+			if ids[href[1:]] == nil {
+				t.Errorf("link %q points at no element", href)
+			}
+			if e.text == "FAIL" {
+				fails++
+				if strings.TrimSpace(ids[href[1:]].text) == "" {
+					t.Errorf("FAIL link %q leads to no evidence", href)
+				}
+			}
+		case strings.Contains(href, ":") || strings.HasPrefix(href, "//"):
+			t.Errorf("link %q leaves the output folder", href)
+		default:
+			if _, err := os.Stat(filepath.Join(out, href)); err != nil {
+				t.Errorf("link %q: %v", href, err)
+			}
+		}
+	}
+	wantFails := 0
+	for _, row := range rows[1:] {
+		wantFails += len(strings.Fields(row[4]))
+	}
+	if fails != wantFails {
+		t.Errorf("page has %d FAIL links, summary.csv lists %d failed checks", fails, wantFails)
+	}
+	for _, name := range []string{"ada", "bea", "cal", "dan", "eve", "fay", "gus", "hal"} {
+		if _, err := os.Stat(filepath.Join(out, name+".json")); err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+// TestCompletionFlag grades one learner's record through
+// scripts/acceptance.sh --completion, from the learner's folder.
+func TestCompletionFlag(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: runs a learner's server")
+	}
+	needPython(t)
+	dir := filepath.Join(repoRoot, testClass, "bea")
+	script, err := filepath.Abs(filepath.Join(repoRoot, "scripts", "acceptance.sh"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := runCmd(t, dir, 5*time.Minute, "bash", script, "--server", "python3 server.py {root}", "--completion", "COMPLETION.md")
+	t.Logf("exit %d\n%s%s", code, stdout, stderr)
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for an incomplete record", code)
+	}
+	for _, want := range []string{
+		"PASS 1 ",
+		"record COMPLETION.md: incomplete\n",
+		"  incomplete: Exact passage manually checked (line 5): names no person and gives no date\n",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if !regexp.MustCompile(`\n\d+ passed, 0 failed\n$`).MatchString(stdout) {
+		t.Errorf("output does not end with \"N passed, 0 failed\"")
+	}
+}
+
+// checkDocs compares a block of docs/grading.md marked
+// "<!-- output: ID -->" with what the command printed now. With
+// UPDATE_GRADING_DOCS=1 it rewrites the block instead.
+func checkDocs(t *testing.T, id, got string) {
+	t.Helper()
+	path := filepath.Join(repoRoot, "docs", "grading.md")
+	doc := readFile(t, path)
+	re := regexp.MustCompile("(?s)<!-- output: " + regexp.QuoteMeta(id) + " -->\n(?:~{3,}|`{3,})[^\n]*\n(.*?)(?:~{3,}|`{3,})\n")
+	m := re.FindStringSubmatchIndex(doc)
+	if m == nil {
+		t.Errorf("docs/grading.md has no block <!-- output: %s -->", id)
+		return
+	}
+	block := strings.TrimRight(doc[m[2]:m[3]], "\n")
+	want := strings.TrimRight(got, "\n")
+	if os.Getenv("UPDATE_GRADING_DOCS") == "1" {
+		doc = doc[:m[2]] + want + "\n" + doc[m[3]:]
+		if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if diff := cmp.Diff(want, block); diff != "" {
+		t.Errorf("docs/grading.md block %s is not what the command printed now (-now +docs); UPDATE_GRADING_DOCS=1 rewrites it:\n%s", id, diff)
+	}
+}

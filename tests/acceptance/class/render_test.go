@@ -1,0 +1,279 @@
+package class
+
+import (
+	"encoding/xml"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/record"
+)
+
+// renderedClass grades three records against runs in the --json shape and
+// writes every output into a temp folder.
+func renderedClass(t *testing.T) (string, []*Result) {
+	t.Helper()
+	mk := func(name, cmd, runJSON, rec string) *Result {
+		r := &Result{Learner: name, Command: cmd}
+		if runJSON != "" {
+			run, err := record.DecodeRun(strings.NewReader(runJSON))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Graded, r.RunParsed, r.Run = true, run, []byte(runJSON)
+		} else {
+			r.Error = "stopped after the per-learner limit of 5m0s"
+			r.HarnessStderr = "last words \x00 of the harness"
+		}
+		r.Record = record.Judge(rec, r.RunParsed)
+		r.Record.File = RecordFile
+		return r
+	}
+	results := []*Result{
+		mk("ada", "python3 server.py {root}", contractRun("python3 server.py {root}", "process group only"), honest),
+		mk("bob <&> 'x'", "node it's.js {root}", contractRun("node it's.js {root}", "process group only", "4", "9"),
+			strings.Replace(honest, "9 passed, 0 failed", "**8/8 passed**", 1)),
+		mk("cy", "sleep 3600", "", ""),
+	}
+	out := filepath.Join(t.TempDir(), "grades")
+	if err := WriteAll(out, results); err != nil {
+		t.Fatal(err)
+	}
+	return out, results
+}
+
+func readFile(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestSummaryFiles(t *testing.T) {
+	out, results := renderedClass(t)
+	wantCSV := "learner,passed,failed,warnings,failed_checks,record\n" +
+		"ada,9,0,1,,consistent\n" +
+		"bob <&> 'x',7,2,1,4 9,contradicted\n" +
+		"cy,,,,,missing\n"
+	if diff := cmp.Diff(wantCSV, readFile(t, filepath.Join(out, "summary.csv"))); diff != "" {
+		t.Errorf("summary.csv (-want +got):\n%s", diff)
+	}
+	md := readFile(t, filepath.Join(out, "summary.md"))
+	for _, want := range []string{
+		"2 of 3 learners graded, 1 passed every check; not graded: cy.",
+		"| [ada](ada.md) | 9 | 0 | 1 |  | consistent |",
+		"| [bob <&> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4 9 | contradicted |",
+		"| [cy](cy.md) | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("summary.md lacks %q:\n%s", want, md)
+		}
+	}
+	if got, want := SummaryLine(results), "2 of 3 learners graded, 1 passed every check; not graded: cy"; got != want {
+		t.Errorf("summary line %q, want %q", got, want)
+	}
+	for _, name := range []string{"ada.json", "bob <&> 'x'.json", "cy.json"} {
+		if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+			t.Error(err)
+		}
+	}
+	if j := readFile(t, filepath.Join(out, "bob <&> 'x'.json")); !strings.Contains(j, `"extra": "fields beyond the contract are kept"`) {
+		t.Errorf("learner JSON lost the run's other fields:\n%s", j)
+	}
+}
+
+func TestCheckWords(t *testing.T) {
+	for _, tt := range []struct {
+		ids  []string
+		want string
+	}{
+		{nil, "no check"},
+		{[]string{"8"}, "check 8"},
+		{[]string{"4", "5"}, "checks 4 and 5"},
+		{[]string{"1", "2", "8"}, "checks 1, 2 and 8"},
+	} {
+		if got := checkWords(tt.ids); got != tt.want {
+			t.Errorf("checkWords(%q) = %q, want %q", tt.ids, got, tt.want)
+		}
+	}
+}
+
+func TestFeedback(t *testing.T) {
+	out, _ := renderedClass(t)
+	bob := readFile(t, filepath.Join(out, "bob <&> 'x'.md"))
+	for _, want := range []string{
+		"- Result: 7 passed, 2 failed, 1 warnings\n",
+		"- Completion record (`COMPLETION.md`): contradicted\n",
+		"### Check 4: title of check 4\n",
+		"What to fix: Refuse paths outside the root (check 4).\n",
+		"~~~~\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n<- text: secret-token-4 <script>alert(1)</script> \x1b[31m\n~~~~\n",
+		"## Warnings\n\n### Check 8.1: title of check 8.1\n",
+		"- Contradicted: line 2 of `COMPLETION.md` claims the acceptance tests passed:\n\n  > Boundary tests run: **8/8 passed**\n\n  but this run failed check 4:\n",
+		"path/to/practice-notes/scripts/acceptance.sh --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n",
+	} {
+		if !strings.Contains(bob, want) {
+			t.Errorf("bob's feedback lacks %q:\n%s", want, bob)
+		}
+	}
+	// Check 9 is a boundary check, but "8/8" speaks only for checks 1-8.
+	if strings.Contains(bob, "failed checks 4 and 9") {
+		t.Errorf("8/8 claim refuted by check 9:\n%s", bob)
+	}
+	cy := readFile(t, filepath.Join(out, "cy.md"))
+	for _, want := range []string{"## Not graded\n\nstopped after the per-learner limit of 5m0s.\n", "## Completion record: missing\n", "--server 'sleep 3600'"} {
+		if !strings.Contains(cy, want) {
+			t.Errorf("cy's feedback lacks %q:\n%s", want, cy)
+		}
+	}
+}
+
+// element is what the page test needs of each parsed element.
+type element struct {
+	name  string
+	attrs map[string]string
+	text  string // text directly inside, including that of children
+}
+
+// parsePage reads index.html with encoding/xml in strict mode: the page is
+// written as well-formed XML (XHTML-compatible), so any unclosed element,
+// unquoted attribute, stray "&" or control character is a parse error
+// here. golang.org/x/net/html would also accept malformed pages, which is
+// what this test must refuse.
+func parsePage(t *testing.T, page string) []*element {
+	t.Helper()
+	dec := xml.NewDecoder(strings.NewReader(page))
+	dec.Strict = true
+	var all, open []*element
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("index.html is not well-formed: %v", err)
+		}
+		switch tk := tok.(type) {
+		case xml.StartElement:
+			e := &element{name: tk.Name.Local, attrs: map[string]string{}}
+			for _, a := range tk.Attr {
+				e.attrs[a.Name.Local] = a.Value
+			}
+			all = append(all, e)
+			open = append(open, e)
+		case xml.EndElement:
+			open = open[:len(open)-1]
+		case xml.CharData:
+			for _, e := range open {
+				e.text += string(tk)
+			}
+		}
+	}
+	return all
+}
+
+func TestPage(t *testing.T) {
+	out, _ := renderedClass(t)
+	page := readFile(t, filepath.Join(out, "index.html"))
+	els := parsePage(t, page)
+
+	ids := map[string]*element{}
+	for _, e := range els {
+		if id, ok := e.attrs["id"]; ok {
+			if ids[id] != nil {
+				t.Errorf("id %q used twice", id)
+			}
+			ids[id] = e
+		}
+	}
+	for _, e := range els {
+		switch e.name {
+		case "script", "link", "img", "iframe", "object", "embed", "base":
+			t.Errorf("page has a <%s> element", e.name)
+		}
+		for name, v := range e.attrs {
+			if name == "src" || strings.HasPrefix(name, "on") {
+				t.Errorf("<%s %s=%q>: external or active content", e.name, name, v)
+			}
+		}
+		if e.name == "style" && (strings.Contains(e.text, "url(") || strings.Contains(e.text, "@import")) {
+			t.Errorf("style loads something: %s", e.text)
+		}
+		href, ok := e.attrs["href"]
+		if !ok {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(href, "#"):
+			if ids[href[1:]] == nil {
+				t.Errorf("link %q points at no element", href)
+			}
+		case strings.Contains(href, ":") || strings.HasPrefix(href, "//"):
+			t.Errorf("link %q leaves the page's folder", href)
+		default:
+			// A sibling file the grader wrote, such as a learner's feedback.
+			name := strings.NewReplacer("%20", " ", "%3C", "<", "%3E", ">", "%27", "'").Replace(href)
+			if _, err := os.Stat(filepath.Join(out, name)); err != nil {
+				t.Errorf("link %q: %v", href, err)
+			}
+		}
+	}
+
+	// Learners down, checks across: each row's cells in column order, in
+	// words; each failing cell links to the evidence of that check.
+	type cell struct{ class, text, target string }
+	var rows [][]cell
+	for _, e := range els {
+		if e.name == "tr" {
+			rows = append(rows, nil)
+		}
+		if (e.name == "td" || e.name == "th") && len(rows) > 0 {
+			rows[len(rows)-1] = append(rows[len(rows)-1], cell{class: e.attrs["class"], text: e.text})
+		}
+		if e.name == "a" && len(rows) > 0 && len(rows[len(rows)-1]) > 0 {
+			r := rows[len(rows)-1]
+			r[len(r)-1].target = e.attrs["href"]
+		}
+	}
+	var header []string
+	for _, c := range rows[0] {
+		header = append(header, c.text)
+	}
+	wantHeader := []string{"Learner", "Passed", "Failed", "Warnings", "Record", "1", "2", "3", "4", "5", "6", "7", "8", "8.1", "9"}
+	if diff := cmp.Diff(wantHeader, header); diff != "" {
+		t.Fatalf("header (-want +got):\n%s", diff)
+	}
+	bob := rows[2]
+	if bob[0].text != "bob <&> 'x'" || bob[4].text != "contradicted" {
+		t.Errorf("bob's row starts %+v", bob[:5])
+	}
+	for i, id := range wantHeader[5:] {
+		c := bob[5+i]
+		want := map[string]string{"4": "FAIL", "9": "FAIL", "8.1": "warn"}[id]
+		if want == "" {
+			want = "pass"
+		}
+		if c.text != want || c.class != strings.ToLower(want) {
+			t.Errorf("bob, check %s: cell %q class %q, want %q", id, c.text, c.class, want)
+		}
+		if want == "FAIL" {
+			ev := ids[strings.TrimPrefix(c.target, "#")]
+			if ev == nil || !strings.Contains(ev.text, "secret-token-"+id) || !strings.Contains(ev.text, "<script>alert(1)</script>") {
+				t.Errorf("bob's FAIL cell for check %s links to %q, which does not hold its evidence", id, c.target)
+			}
+		}
+	}
+	if cy := rows[3]; !strings.Contains(cy[len(cy)-1].text, "not graded: stopped after the per-learner limit") {
+		t.Errorf("cy's row: %+v", cy)
+	}
+	// The evidence is shown as text, never as markup.
+	if strings.Contains(page, "<script>") {
+		t.Errorf("evidence reached the page unescaped")
+	}
+}

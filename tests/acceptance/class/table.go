@@ -1,0 +1,119 @@
+package class
+
+import (
+	"encoding/csv"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"practice-notes/tests/acceptance/record"
+)
+
+// csvHeader is the first line of summary.csv.
+var csvHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record"}
+
+// writeCSV writes one row per learner. A learner that was not graded has
+// empty counts.
+func writeCSV(w io.Writer, results []*Result) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(csvHeader); err != nil {
+		return err
+	}
+	for _, r := range results {
+		row := []string{r.Learner, "", "", "", "", string(r.Record.State)}
+		if run := r.RunParsed; run != nil {
+			row[1], row[2], row[3] = strconv.Itoa(run.Passed), strconv.Itoa(run.Failed), strconv.Itoa(run.Warnings)
+			row[4] = strings.Join(run.FailedIDs(), " ")
+		}
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// SummaryLine is the class's result in one line.
+func SummaryLine(results []*Result) string {
+	graded, clean := 0, 0
+	var notGraded []string
+	for _, r := range results {
+		if r.RunParsed == nil {
+			notGraded = append(notGraded, r.Learner)
+			continue
+		}
+		graded++
+		if r.RunParsed.Failed == 0 {
+			clean++
+		}
+	}
+	if len(notGraded) == 0 {
+		return fmt.Sprintf("%s graded, %d passed every check", Learners(graded), clean)
+	}
+	return fmt.Sprintf("%d of %s graded, %d passed every check; not graded: %s",
+		graded, Learners(len(results)), clean, strings.Join(notGraded, ", "))
+}
+
+// Learners counts learners in words: "1 learner", "7 learners".
+func Learners(n int) string {
+	if n == 1 {
+		return "1 learner"
+	}
+	return fmt.Sprintf("%d learners", n)
+}
+
+// resultWords is a learner's result as the tables show it.
+func resultWords(r *Result) string {
+	if r.RunParsed == nil {
+		return "not graded: " + r.Error
+	}
+	run := r.RunParsed
+	return fmt.Sprintf("%d passed, %d failed, %d warnings", run.Passed, run.Failed, run.Warnings)
+}
+
+// writeMarkdownSummary writes summary.md: the CSV's table for a person,
+// each learner linked to their feedback file.
+func writeMarkdownSummary(w io.Writer, results []*Result) error {
+	var b strings.Builder
+	b.WriteString("# Class results\n\n")
+	b.WriteString(SummaryLine(results) + ".\n\n")
+	b.WriteString("| Learner | Passed | Failed | Warnings | Failed checks | Record |\n")
+	b.WriteString("|---|---:|---:|---:|---|---|\n")
+	for _, r := range results {
+		name := fmt.Sprintf("[%s](%s)", mdCell(r.Learner), linkTarget(r.Learner, ".md"))
+		if run := r.RunParsed; run != nil {
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, run.Passed, run.Failed, run.Warnings,
+				mdCell(strings.Join(run.FailedIDs(), " ")), r.Record.State)
+		} else {
+			fmt.Fprintf(&b, "| %s | | | | %s | %s |\n", name, mdCell("not graded: "+r.Error), r.Record.State)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func mdCell(s string) string {
+	s = strings.ReplaceAll(s, "|", `\|`)
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// checkColumns lists every check id any learner's run has, in id order,
+// with the first title seen for it.
+func checkColumns(results []*Result) (ids []string, titles map[string]string) {
+	titles = map[string]string{}
+	for _, r := range results {
+		if r.RunParsed == nil {
+			continue
+		}
+		for _, c := range r.RunParsed.Checks {
+			if _, ok := titles[c.ID]; !ok {
+				titles[c.ID] = c.Title
+				ids = append(ids, c.ID)
+			}
+		}
+	}
+	slices.SortFunc(ids, record.CompareIDs)
+	return ids, titles
+}

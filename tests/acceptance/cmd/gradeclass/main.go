@@ -1,0 +1,136 @@
+// Command gradeclass grades a class: every learner folder's server through
+// the acceptance harness, and every learner's completion record against
+// that run. scripts/grade-class.sh builds it and the harness and is the
+// usual entry point.
+//
+//	gradeclass -harness BIN -practice-data DIR [-o OUT_DIR] [-j N] CLASS_DIR
+//	gradeclass -completion FILE -run RUN.json
+//
+// The second form grades one completion record against one saved
+// `acceptance --json` run (scripts/acceptance.sh --completion uses it).
+// Exit status: 0 when every learner was graded (second form: nothing
+// failed and the record is consistent), 1 otherwise, 2 for a usage error.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"practice-notes/tests/acceptance/class"
+	"practice-notes/tests/acceptance/record"
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+const usage = `usage: grade-class.sh [-o OUT_DIR] [-j N] CLASS_DIR
+       gradeclass -completion FILE -run RUN.json`
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("gradeclass", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, usage)
+		fs.PrintDefaults()
+	}
+	out := fs.String("o", "grades", "output folder")
+	jobs := fs.Int("j", runtime.NumCPU(), "learners graded at once")
+	harnessBin := fs.String("harness", "", "the built acceptance harness (scripts/grade-class.sh builds it)")
+	practice := fs.String("practice-data", "", "notes copied into each learner's practice root")
+	timeout := fs.Duration("timeout", 0, "limit for every request, passed to the harness (default: the harness's)")
+	startTimeout := fs.Duration("start-timeout", 0, "limit for a server to start and answer initialize, passed to the harness (default: the harness's)")
+	learnerTimeout := fs.Duration("learner-timeout", 5*time.Minute, "limit for one learner's whole run")
+	completion := fs.String("completion", "", "grade this completion record against -run instead of grading a class")
+	runFile := fs.String("run", "", "a saved `acceptance --json` run, for -completion")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if *completion != "" || *runFile != "" {
+		if *completion == "" || *runFile == "" || fs.NArg() > 0 {
+			fmt.Fprintln(stderr, "gradeclass: -completion and -run go together, with no class folder")
+			return 2
+		}
+		return checkOne(*completion, *runFile, stdout, stderr)
+	}
+	if fs.NArg() != 1 || *jobs < 1 || *harnessBin == "" || *practice == "" {
+		fs.Usage()
+		return 2
+	}
+	learners, err := class.Discover(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintln(stderr, "grade-class:", strings.TrimPrefix(err.Error(), class.ErrUsage.Error()+": "))
+		if errors.Is(err, class.ErrUsage) {
+			return 2
+		}
+		return 1
+	}
+	pd, err := filepath.Abs(*practice)
+	if err != nil {
+		fmt.Fprintln(stderr, "grade-class:", err)
+		return 2
+	}
+	g := &class.Grader{Harness: *harnessBin, PracticeData: pd, LearnerTimeout: *learnerTimeout, Jobs: *jobs}
+	if *timeout > 0 {
+		g.HarnessArgs = append(g.HarnessArgs, "--timeout", timeout.String())
+	}
+	if *startTimeout > 0 {
+		g.HarnessArgs = append(g.HarnessArgs, "--start-timeout", startTimeout.String())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fmt.Fprintf(stderr, "grading %s, %d at a time\n", class.Learners(len(learners)), min(*jobs, len(learners)))
+	results := g.Grade(ctx, learners, func(r *class.Result, left int) {
+		fmt.Fprintln(stderr, class.ProgressLine(r, left))
+	})
+	if err := class.WriteAll(*out, results); err != nil {
+		fmt.Fprintln(stderr, "grade-class:", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "wrote %s: summary.csv, summary.md, index.html, and a .md and a .json for each learner\n", *out)
+	fmt.Fprintln(stdout, class.SummaryLine(results))
+	for _, r := range results {
+		if r.RunParsed == nil {
+			return 1
+		}
+	}
+	return 0
+}
+
+// checkOne prints the run's checks, the record's grade and the run's
+// final "N passed, M failed" line.
+func checkOne(completion, runFile string, stdout, stderr io.Writer) int {
+	f, err := os.Open(runFile)
+	if err != nil {
+		fmt.Fprintln(stderr, "gradeclass:", err)
+		return 2
+	}
+	defer f.Close()
+	run, err := record.DecodeRun(f)
+	if err != nil {
+		fmt.Fprintln(stderr, "gradeclass:", err)
+		return 2
+	}
+	v, err := record.CheckFile(completion, run)
+	if err != nil {
+		fmt.Fprintln(stderr, "gradeclass:", err)
+		return 2
+	}
+	class.WriteRecordCheck(stdout, run, v)
+	if run.Failed > 0 || v.State != record.Consistent {
+		return 1
+	}
+	return 0
+}

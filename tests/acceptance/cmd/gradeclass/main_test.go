@@ -1,0 +1,73 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestUsageErrors(t *testing.T) {
+	empty := t.TempDir()
+	tests := []struct {
+		name    string
+		args    []string
+		wantErr string
+	}{
+		{"no class folder", []string{"-harness", "h", "-practice-data", "p"}, "usage: grade-class.sh"},
+		{"two class folders", []string{"-harness", "h", "-practice-data", "p", empty, empty}, "usage: grade-class.sh"},
+		{"no such folder", []string{"-harness", "h", "-practice-data", "p", filepath.Join(empty, "nope")}, "grade-class: class folder: open"},
+		{"no learners", []string{"-harness", "h", "-practice-data", "p", empty}, "grade-class: no learner folders in"},
+		{"-j 0", []string{"-harness", "h", "-practice-data", "p", "-j", "0", empty}, "usage: grade-class.sh"},
+		{"unknown flag", []string{"-x", empty}, "flag provided but not defined: -x"},
+		{"-completion without -run", []string{"-completion", "COMPLETION.md"}, "-completion and -run go together"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out, errb bytes.Buffer
+			if code := run(tt.args, &out, &errb); code != 2 {
+				t.Errorf("exit %d, want 2", code)
+			}
+			if !strings.Contains(errb.String(), tt.wantErr) {
+				t.Errorf("stderr %q lacks %q", errb.String(), tt.wantErr)
+			}
+			if out.Len() != 0 {
+				t.Errorf("stdout %q, want nothing", out.String())
+			}
+		})
+	}
+}
+
+func TestRecordMode(t *testing.T) {
+	dir := t.TempDir()
+	runJSON := `{"server":"s {root}","isolation":"process group only","passed":1,"failed":1,"warnings":0,"skipped":0,"checks":[
+		{"id":"1","section":"acceptance","title":"sign-in","status":"pass","evidence":"","hint":""},
+		{"id":"5","section":"acceptance","title":"symlink","status":"fail","evidence":"<- secret-token leaked\nmore","hint":"Refuse symlinks."}]}`
+	write := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	runFile := write("run.json", runJSON)
+	rec := write("COMPLETION.md", "Boundary tests run: 8/8 passed\n")
+	var out, errb bytes.Buffer
+	if code := run([]string{"-completion", rec, "-run", runFile}, &out, &errb); code != 1 {
+		t.Errorf("exit %d, want 1; stderr %s", code, errb.String())
+	}
+	want := "PASS 1 sign-in\nFAIL 5 symlink\n     fix: Refuse symlinks.\nrecord " + rec + ": contradicted\n" +
+		"  contradicted: line 1 claims the acceptance tests passed: Boundary tests run: 8/8 passed\n" +
+		"    but check 5 failed: <- secret-token leaked …\n"
+	if !strings.HasPrefix(out.String(), want) || !strings.HasSuffix(out.String(), "\n1 passed, 1 failed\n") {
+		t.Errorf("output:\n%s\nwant it to start with:\n%s", out.String(), want)
+	}
+
+	bad := write("bad.json", `{"passed":3,"checks":[]}`)
+	out.Reset()
+	errb.Reset()
+	if code := run([]string{"-completion", rec, "-run", bad}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "not in the --json shape") {
+		t.Errorf("bad run: exit %d, stderr %q", code, errb.String())
+	}
+}

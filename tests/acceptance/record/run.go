@@ -1,0 +1,182 @@
+// Package record reads a learner's completion record (the specification's
+// six "Completion record" fields, as in COMPLETION.md) and grades it against
+// an acceptance run: missing, incomplete, contradicted or consistent. Every
+// contradiction it reports quotes the record's line beside the run's
+// evidence; it never edits the record.
+package record
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// Run is the part of an acceptance run (`acceptance --json`) that a record
+// is graded against. Fields beyond these are kept by callers as raw JSON.
+type Run struct {
+	Server    string  `json:"server"`
+	Isolation string  `json:"isolation"`
+	Passed    int     `json:"passed"`
+	Failed    int     `json:"failed"`
+	Warnings  int     `json:"warnings"`
+	Skipped   int     `json:"skipped"`
+	Checks    []Check `json:"checks"`
+}
+
+// Check is one verdict of a run.
+type Check struct {
+	ID       string `json:"id"`
+	Section  string `json:"section"`
+	Title    string `json:"title"`
+	Status   string `json:"status"`
+	Evidence string `json:"evidence"`
+	Hint     string `json:"hint"`
+}
+
+// Statuses a check may have.
+const (
+	StatusPass = "pass"
+	StatusFail = "fail"
+	StatusWarn = "warn"
+	StatusSkip = "skip"
+)
+
+// ErrBadRun reports harness output that does not follow the contract.
+var ErrBadRun = errors.New("acceptance output not in the --json shape")
+
+// DecodeRun reads one run and checks that its counts agree with its checks,
+// so that a truncated or foreign document is refused rather than graded.
+func DecodeRun(r io.Reader) (*Run, error) {
+	var run Run
+	dec := json.NewDecoder(r)
+	if err := dec.Decode(&run); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadRun, err)
+	}
+	if err := run.validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrBadRun, err)
+	}
+	return &run, nil
+}
+
+func (r *Run) validate() error {
+	if len(r.Checks) == 0 {
+		return errors.New("no checks")
+	}
+	counts := map[string]int{}
+	seen := map[string]bool{}
+	for _, c := range r.Checks {
+		if c.ID == "" {
+			return errors.New("a check has no id")
+		}
+		if seen[c.ID] {
+			return fmt.Errorf("check id %q appears twice", c.ID)
+		}
+		seen[c.ID] = true
+		switch c.Status {
+		case StatusPass, StatusFail, StatusWarn, StatusSkip:
+			counts[c.Status]++
+		default:
+			return fmt.Errorf("check %s has status %q", c.ID, c.Status)
+		}
+	}
+	if counts[StatusPass] != r.Passed || counts[StatusFail] != r.Failed ||
+		counts[StatusWarn] != r.Warnings || counts[StatusSkip] != r.Skipped {
+		return fmt.Errorf("counts %d passed, %d failed, %d warnings, %d skipped disagree with the checks",
+			r.Passed, r.Failed, r.Warnings, r.Skipped)
+	}
+	return nil
+}
+
+// FailedIDs lists the ids of the failed checks in run order.
+func (r *Run) FailedIDs() []string {
+	var ids []string
+	for _, c := range r.Checks {
+		if c.Status == StatusFail {
+			ids = append(ids, c.ID)
+		}
+	}
+	return ids
+}
+
+// Find returns the check with this id, or nil.
+func (r *Run) Find(id string) *Check {
+	for i := range r.Checks {
+		if r.Checks[i].ID == id {
+			return &r.Checks[i]
+		}
+	}
+	return nil
+}
+
+// isAcceptance reports whether the check is one of the specification's
+// eight acceptance tests: ids "1" to "8", and sub-checks such as "8.1"
+// only when they are in the acceptance section (protocol basics filed
+// under check 8 are not one of the eight).
+func (c *Check) isAcceptance() bool {
+	n, ok := major(c.ID)
+	if !ok || n < 1 || n > 8 {
+		return false
+	}
+	return !strings.Contains(c.ID, ".") || c.Section == "acceptance"
+}
+
+// isBoundary reports whether the check is about the access boundary:
+// acceptance tests 3 to 7 and every check in the boundary section.
+func (c *Check) isBoundary() bool {
+	if c.Section == "boundary" {
+		return true
+	}
+	n, ok := major(c.ID)
+	return ok && n >= 3 && n <= 7
+}
+
+// isIntegration reports whether the check is the specification's check 8,
+// tool discovery and the tool-call flow, or one of its sub-checks.
+func (c *Check) isIntegration() bool {
+	n, ok := major(c.ID)
+	return ok && n == 8
+}
+
+func major(id string) (int, bool) {
+	head, _, _ := strings.Cut(id, ".")
+	n, err := strconv.Atoi(head)
+	return n, err == nil
+}
+
+// CompareIDs orders check ids numerically part by part ("2" < "8" < "8.1"
+// < "10"), with ids that are not numbers after all numbers, by text.
+func CompareIDs(a, b string) int {
+	pa, pb := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		na, ea := strconv.Atoi(pa[i])
+		nb, eb := strconv.Atoi(pb[i])
+		switch {
+		case ea == nil && eb == nil:
+			if na != nb {
+				return cmpInt(na, nb)
+			}
+		case ea == nil:
+			return -1
+		case eb == nil:
+			return 1
+		default:
+			if c := strings.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+		}
+	}
+	return cmpInt(len(pa), len(pb))
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,1 @@
+go run practice-notes serve -root {root}

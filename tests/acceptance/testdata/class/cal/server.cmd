@@ -1,0 +1,1 @@
+go run ../../servers/follows-symlinks serve -root {root}

@@ -1,0 +1,1 @@
+go run ../../servers/banner-on-stdout serve -root {root}

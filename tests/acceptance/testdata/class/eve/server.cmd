@@ -1,0 +1,1 @@
+eve-notes-server --root {root}

@@ -1,0 +1,2 @@
+# waits forever without reading or answering
+sleep 3600

@@ -1,0 +1,1 @@
+go run ../../servers/invents-passage serve -root {root}

@@ -1,0 +1,2 @@
+# floods stdout with lines that are not JSON-RPC
+yes "ready, ready, ready"
