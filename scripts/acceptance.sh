@@ -7,7 +7,9 @@
 #   scripts/acceptance.sh --help                 list every flag (printed by the harness itself)
 #
 # Without --server the script builds this repository's server and passes
-# --server, --server-source and --practice-data for it. docs/grading.md
+# --server, --server-source and --practice-data for it. With --completion
+# FILE it also grades that completion record against the run, as
+# scripts/grade-class.sh does for each learner of a class. docs/grading.md
 # explains every check.
 set -euo pipefail
 
@@ -47,7 +49,7 @@ trap 'rm -rf "$tmp"' EXIT
 go -C "$repo" build -o "$tmp/acceptance" ./tests/acceptance/cmd/acceptance
 
 if [[ $want_help -eq 1 ]]; then
-	sed -n '2,11p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+	sed -n '2,13p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 	echo
 	exec "$tmp/acceptance" --help
 fi
