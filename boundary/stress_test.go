@@ -64,7 +64,9 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 				for _, name := range names {
 					start := time.Now()
 					data, err := root.ReadNote(ctx, name)
-					if d := time.Since(start); d > time.Second {
+					// A blocked read would take the whole 5 s; a loaded
+					// machine under -race can take a second for a slow one.
+					if d := time.Since(start); d > 3*time.Second {
 						report(name + ": a read took " + d.String())
 					}
 					if err != nil {
