@@ -74,15 +74,6 @@ var catalog = []checkDef{
 		"Catch permission errors per file, skip the file with a short reason, and never put absolute paths in replies."},
 }
 
-func lookupDef(id string) checkDef {
-	for _, d := range catalog {
-		if d.ID == id {
-			return d
-		}
-	}
-	return checkDef{ID: id}
-}
-
 // CheckIDs lists every check id in report order.
 func CheckIDs() []string {
 	ids := make([]string, len(catalog))

@@ -90,15 +90,6 @@ func (c *CheckResult) note(format string, args ...any) {
 	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
 }
 
-func (c *CheckResult) hasFailure() bool {
-	for _, f := range c.findings {
-		if !f.warn {
-			return true
-		}
-	}
-	return false
-}
-
 // finish turns findings into the status, evidence and hint.
 func (c *CheckResult) finish() {
 	all := append(append([]finding(nil), c.findings...), c.cross...)

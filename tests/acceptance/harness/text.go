@@ -3,7 +3,6 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -191,44 +190,6 @@ func expandTexts(s string) []string {
 		out = append(out, jsonStrings(v)...)
 	}
 	return out
-}
-
-// echoForms returns the forms in which a server might echo a string the
-// harness sent: as sent, JSON-escaped, and percent-decoded.
-func echoForms(s string) []string {
-	forms := []string{s}
-	if b, err := json.Marshal(s); err == nil {
-		forms = append(forms, strings.Trim(string(b), `"`))
-	}
-	if u, err := url.PathUnescape(s); err == nil && u != s {
-		forms = append(forms, u)
-	}
-	if u, err := url.Parse(s); err == nil && u.Scheme != "" {
-		forms = append(forms, u.Path, strings.TrimPrefix(u.Path, "/"))
-		if u.Opaque != "" {
-			forms = append(forms, u.Opaque)
-		}
-	}
-	return forms
-}
-
-// stripEchoes removes from text every echo of the strings the harness sent,
-// longest first, so that a reply repeating the caller's own input is not
-// mistaken for a leak.
-func stripEchoes(text string, sent []string) string {
-	var forms []string
-	for _, s := range sent {
-		for _, f := range echoForms(s) {
-			if len(f) >= 4 {
-				forms = append(forms, f)
-			}
-		}
-	}
-	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
-	for _, f := range forms {
-		text = strings.ReplaceAll(text, f, "\x00")
-	}
-	return text
 }
 
 // clip shortens s for one-line output.
