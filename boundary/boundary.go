@@ -25,6 +25,10 @@
 //     system never answers (a stalled network or FUSE mount): the system
 //     call is abandoned, not waited for, and refused with [ErrNotInTime];
 //     at most 64 abandoned calls per root wait on the kernel at a time;
+//   - a walk and a read give each note a [Stamp] (on Linux, on local file
+//     systems of an allow-list, once its times are two seconds old) that
+//     changes whenever its contents may have changed, so a caller may keep
+//     what it learned from a note while its Stamp stays the same;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //

@@ -21,6 +21,10 @@ type rootMount struct {
 	// kernel refuses to cross any mount, bind mounts of one file system
 	// onto itself included. Without it only a change of device is seen.
 	xdev bool
+	// stamps is set when the root's file system is one whose Stamps are
+	// given (see stampedFS); mount points are never crossed, so every
+	// note is on it.
+	stamps bool
 }
 
 // initMount records the root's device from the opened root directory.
@@ -43,6 +47,7 @@ func (r *Root) initMount() error {
 		syscall.Close(probe)
 		r.mount.xdev = true
 	}
+	r.dotConn.Control(func(dot uintptr) { r.mount.stamps = stampedFS(int(dot)) })
 	return nil
 }
 

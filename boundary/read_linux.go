@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // noteFlags open a note or a directory on the way to one: read-only, never
@@ -34,7 +35,10 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // and then removed, leaves the open file with one link. So the name is
 // looked up again (lstat through os.Root) and must still name this very
 // file, with one link.
-func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, error) {
+//
+// When stamp is not nil, it is set to the Stamp of the opened file, taken
+// before it is read: a write during the read changes the file's Stamp.
+func (r *Root) readNote(ctx context.Context, name string, buf []byte, stamp *Stamp) ([]byte, error) {
 	fd, err := r.openNote(name)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
@@ -80,7 +84,11 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, e
 		})
 		return max(n, 0), err
 	}
-	return readChecked(name, read, st.Size, buf)
+	data, err := readChecked(name, read, st.Size, buf)
+	if err == nil && stamp != nil {
+		*stamp = r.stamp(&st, time.Now())
+	}
+	return data, err
 }
 
 // openNote opens name element by element, as readNote describes, and
