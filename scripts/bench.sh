@@ -88,8 +88,8 @@ echo "== measuring (this takes a few minutes)" >&2
   echo
   echo "Build: $rev."
   echo "Machine: $(nproc) cores (${cpu:-unknown CPU}), $mem RAM, $(uname -sr); $(go version | cut -d' ' -f3)."
-  rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | head -1)
-  grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | head -1)
+  rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | sed -n 1p)
+  grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | sed -n 1p)
   echo "Tools: $rgv; $grepv."
   echo "Load average before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg). Page cache warm; medians of interleaved runs."
   echo "Commands: ours is one \`practice-notes serve\` answering \`tools/call search_notes\` over stdio; rg is \`rg -i -F -c PHRASE DIR\`, grep is \`grep -r -i -F -c PHRASE DIR\`, each a whole process."
