@@ -9,8 +9,9 @@
 //     its answer to `initialize`, over -spawns fresh processes;
 //   - the first tools/call of a fresh server (the absent phrase), over
 //     -firsts fresh processes, each followed by the same search with rg;
-//   - tools/call latency for a present phrase, an absent one, and an absent
-//     phrase of common words (every note may hold all its parts): one server,
+//   - tools/call latency for a present phrase, an absent one, an absent
+//     phrase of common words (every note may hold all its parts), and a
+//     phrase so common that the search stops at 10 passages: one server,
 //     -warmup calls of each, then -calls measured calls of each, each
 //     followed by the same search with `rg -i -F -c` and (for the first
 //     -grep-calls rounds) `grep -r -i -F -c`, so that ours and theirs
@@ -18,7 +19,8 @@
 //   - the server's peak resident memory (VmHWM, read from /proc before it
 //     exits, and ru_maxrss after).
 //
-// Every reply is checked: the absent phrases must give no passage and the
+// Every reply is checked: the absent phrases must give no passage, the
+// early one 10 (on a corpus of more than one note), and the
 // present one must give -want passages, or the run fails. JSON-RPC lines are
 // written and read directly on the pipes so that nothing but the server and
 // the pipe is timed.
@@ -53,6 +55,7 @@ var (
 	present   = flag.String("present", "amber signal drift", "a phrase the corpora hold")
 	absent    = flag.String("absent", "velvet lantern", "a phrase no corpus holds")
 	common    = flag.String("common", "the release was the team login", "a phrase of common words no corpus holds")
+	early     = flag.String("early", "the team", "a phrase so common that the search stops at 10 passages")
 	firsts    = flag.Int("firsts", 10, "fresh processes whose first call is timed")
 	spawns    = flag.Int("spawns", 30, "processes started to time spawn to first reply")
 	warmup    = flag.Int("warmup", 10, "unmeasured calls of each phrase first")
@@ -111,7 +114,7 @@ type row struct {
 	files             int
 	bytes             int64
 	spawn             []time.Duration
-	ours, rg, grep    map[string][]time.Duration // by phrase kind: "present", "absent", "common"
+	ours, rg, grep    map[string][]time.Duration // by phrase kind: "present", "absent", "common", "early"
 	burst             map[string][]time.Duration // ours, calls back to back
 	first, firstRG    []time.Duration            // first call of a fresh server, and rg after it
 	hwmKiB, maxrssKiB int64
@@ -155,7 +158,7 @@ func measure(label, dir string, want int) (row, error) {
 	if _, err := s.initialize(); err != nil {
 		return r, err
 	}
-	phrases := []struct{ kind, text string }{{"present", *present}, {"absent", *absent}, {"common", *common}}
+	phrases := []struct{ kind, text string }{{"present", *present}, {"absent", *absent}, {"common", *common}, {"early", *early}}
 	for range *warmup {
 		for _, p := range phrases {
 			if _, _, err := s.call(p.text); err != nil {
@@ -172,7 +175,9 @@ func measure(label, dir string, want int) (row, error) {
 			r.ours[p.kind] = append(r.ours[p.kind], d)
 			r.matches[p.kind] = n
 			switch {
-			case p.kind != "present" && n != 0:
+			case p.kind == "early" && r.files > 1 && n != 10:
+				return r, fmt.Errorf("the early phrase %q gave %d passages, want 10", p.text, n)
+			case p.kind != "present" && p.kind != "early" && n != 0:
 				return r, fmt.Errorf("the absent phrase %q gave %d passages", p.text, n)
 			case p.kind == "present" && want >= 0 && n != want:
 				return r, fmt.Errorf("the present phrase %q gave %d passages, want %d", p.text, n, want)
@@ -483,7 +488,7 @@ func report(w io.Writer, rows []row) {
 	fmt.Fprintf(&b, "| corpus | spawn → first reply (median) | phrase | ours p50 | ours p99 | rg p50 | ours/rg | grep p50 | ours p50 / p99 back to back | peak RSS |\n")
 	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
-		for i, kind := range []string{"present", "absent", "common"} {
+		for i, kind := range []string{"present", "absent", "common", "early"} {
 			corpus, spawn, rss := "", "", ""
 			if i == 0 {
 				corpus = fmt.Sprintf("%s: %d × %s = %s", r.label, r.files, size(r.bytes/int64(max(r.files, 1))), size(r.bytes))
@@ -501,7 +506,7 @@ func report(w io.Writer, rows []row) {
 	for _, r := range rows {
 		fmt.Fprintf(&b, "- %s: %s, rg %s, ratio %s\n", r.label, ms(median(r.first)), ms(median(r.firstRG)), ratio(median(r.first), median(r.firstRG)))
 	}
-	fmt.Fprintf(&b, "\nPhrases: present %q, absent %q, common (absent, of common words) %q.\n", *present, *absent, *common)
+	fmt.Fprintf(&b, "\nPhrases: present %q, absent %q, common (absent, of common words) %q, early (stops at 10 passages) %q.\n", *present, *absent, *common, *early)
 	fmt.Fprintf(&b, "\nRuns: %d spawns per corpus; %d warm-up and %d measured calls of each phrase, each followed by rg (and grep for the first %d) on the same folder (ours p50/p99, rg, grep); then %d more calls of each phrase back to back with nothing in between. Peak RSS is the server's VmHWM after all calls (ru_maxrss at exit: %s).\n",
 		*spawns, *warmup, *calls, *grepCalls, *calls, maxrssList(rows))
 
