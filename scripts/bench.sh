@@ -3,9 +3,10 @@
 # whole processes, on three generated corpora:
 #   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB.
 # It builds the binary, generates the corpora (deterministic, fictional
-# notes; see tests/corpus), measures spawn-to-first-reply time,
-# tools/call p50/p99 for a present and an absent phrase, the server's peak
-# RSS, and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
+# notes; see tests/corpus), measures spawn-to-first-reply time, the first
+# call of a fresh server, tools/call p50/p99 for a present, an absent, an
+# absent common-words and an early-stopping phrase, the server's peak RSS,
+# and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
 # It prints a Markdown report and writes it to $BENCH_OUT.
 #
 # Environment:
