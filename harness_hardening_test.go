@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
+	"practice-notes/search"
 )
 
 // lockedBuffer is a log destination safe for concurrent writes.
@@ -119,8 +120,10 @@ func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &hServer{t: t, in: inW, out: outR, done: make(chan error, 1), cancel: cancel, log: logBuf}
+	sums := search.NewSummaries()
+	t.Cleanup(sums.Close) // after the server has stopped
 	go func() {
-		s.done <- serveStdio(ctx, newServer(root, log), newLineTransport(inR, outW, log), log)
+		s.done <- serveStdio(ctx, newServer(root, sums, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
 	t.Cleanup(func() {

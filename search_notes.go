@@ -99,7 +99,7 @@ func (ns *notesServer) searchNotes(ctx context.Context, req *mcp.CallToolRequest
 	if err != nil {
 		return toolError(err), nil
 	}
-	res, err := search.Run(ctx, ns.root, q)
+	res, err := search.Run(ctx, ns.root, q, ns.sums)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err

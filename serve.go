@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"os"
 	"runtime"
+
+	"practice-notes/search"
 )
 
 // serveCmd serves MCP over stdin and stdout until stdin closes. Only the
@@ -39,15 +41,17 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer root.Close()
+	sums := search.NewSummaries()
+	defer sums.Close() // before the root is closed
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if *httpFlag != "" {
-		return serveHTTP(ctx, *httpFlag, newServer(root, log), log)
+		return serveHTTP(ctx, *httpFlag, newServer(root, sums, log), log)
 	}
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, waitingHint(runtime.GOOS))
 	}
 	log.Debug("serving", "root", root.Dir(), "version", version)
-	err = serveOSStdio(ctx, newServer(root, log), log)
+	err = serveOSStdio(ctx, newServer(root, sums, log), log)
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
 	}

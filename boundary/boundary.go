@@ -25,6 +25,10 @@
 //     system never answers (a stalled network or FUSE mount): the system
 //     call is abandoned, not waited for, and refused with [ErrNotInTime];
 //     at most 64 abandoned calls per root wait on the kernel at a time;
+//   - a walk and a read give each note a [Stamp] (on Linux, on local file
+//     systems of an allow-list, once its times are two seconds old) that
+//     changes whenever its contents may have changed, so a caller may keep
+//     what it learned from a note while its Stamp stays the same;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //
@@ -32,17 +36,20 @@
 // name the file relative to the root and give one of the reasons below, which
 // callers match with [errors.Is].
 //
-// How a note is opened: on Linux, each element of its name is opened with
-// O_NOFOLLOW relative to the directory before it, starting from a handle on
-// the root that [os.Root] opened, so no link on the way is ever followed,
-// atomically with the open, and the note is checked with fstat on the opened
-// file (four system calls for a note in the root, two more per directory).
+// How a note is opened: on Linux, its whole name is opened in one openat2
+// call relative to a handle on the root that [os.Root] opened, the kernel
+// refusing to follow a link, cross a mount or leave the root on any
+// element (RESOLVE_NO_SYMLINKS, RESOLVE_NO_XDEV, RESOLVE_BENEATH); without
+// openat2, each element is opened with O_NOFOLLOW relative to the directory
+// before it, from the same handle. Either way no link on the way is ever
+// followed, atomically with the open, and the note is checked with fstat on
+// the opened file.
 // Elsewhere a note is read through [os.Root] after an Lstat of each
 // directory on the way and of the note, and the opened file must be the one
 // that Lstat saw.
 //
 // What it does not guarantee: on Linux, a directory moved out of the root
-// while one read is between two of its steps could be followed, as it
+// while one read is resolving its name could be followed, as it
 // could by [os.Root] itself; no directory handle is kept from one read to
 // the next. Elsewhere, [os.Root] follows a symbolic link that stays inside
 // the root if one is swapped in for a directory while a read is in

@@ -21,6 +21,10 @@ type rootMount struct {
 	// kernel refuses to cross any mount, bind mounts of one file system
 	// onto itself included. Without it only a change of device is seen.
 	xdev bool
+	// stamps is set when the root's file system is one whose Stamps are
+	// given (see stampedFS); mount points are never crossed, so every
+	// note is on it.
+	stamps bool
 }
 
 // initMount records the root's device from the opened root directory.
@@ -43,6 +47,7 @@ func (r *Root) initMount() error {
 		syscall.Close(probe)
 		r.mount.xdev = true
 	}
+	r.dotConn.Control(func(dot uintptr) { r.mount.stamps = stampedFS(int(dot)) })
 	return nil
 }
 
@@ -114,23 +119,26 @@ const (
 	sysOpenat2     = 437 // the same number on every Linux architecture
 	resolveNoXdev  = 0x01
 	resolveNoLinks = 0x04
+	resolveBeneath = 0x08
 )
 
-// openat2 opens name relative to dir without crossing a mount point (EXDEV)
-// or following a link (ELOOP).
+// openat2 opens name, one element or a relative path, relative to dir
+// without leaving the tree below dir (RESOLVE_BENEATH), crossing a mount
+// point (EXDEV) or following a link (ELOOP), whichever element it is on.
 func openat2(dir int, name string, flags int) (int, error) {
 	p, err := syscall.BytePtrFromString(name)
 	if err != nil {
 		return -1, err
 	}
-	how := openHow{flags: uint64(flags), resolve: resolveNoXdev | resolveNoLinks}
-	for {
+	how := openHow{flags: uint64(flags), resolve: resolveNoXdev | resolveNoLinks | resolveBeneath}
+	for tries := 0; ; tries++ {
 		fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(dir), uintptr(unsafe.Pointer(p)),
 			uintptr(unsafe.Pointer(&how)), unsafe.Sizeof(how), 0, 0)
-		switch errno {
-		case 0:
+		switch {
+		case errno == 0:
 			return int(fd), nil
-		case syscall.EINTR:
+		case errno == syscall.EINTR,
+			errno == syscall.EAGAIN && tries < 8: // a rename raced the resolution
 			continue
 		}
 		return -1, errno

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // noteFlags open a note or a directory on the way to one: read-only, never
@@ -16,17 +17,21 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 	syscall.O_NOCTTY | syscall.O_CLOEXEC
 
 // readNote reads the note called name, a checked name, with five system
-// calls for a note in the root (openat, fstat, fstatat, read, close) and
-// four more per directory on the way.
+// calls for a note in the root (openat2, fstat, fstatat, read, close) and
+// three more per directory on the way (the second lookup's).
 //
-// Each element of name is opened with O_NOFOLLOW relative to the directory
-// opened before it, starting from the root's own handle, which os.Root
-// opened. An element is one name inside that directory, never "." or ".."
-// and never holding a "/" (CheckName), and a link is never followed, so
-// every step stays inside the tree below the root handle: this is the walk
-// os.Root itself makes, without following links. As with os.Root, a
-// directory moved out of the root while this one read is between two of
-// its steps could be followed; no handle is kept from one read to the next.
+// Where the kernel has openat2 (Linux 5.6 and later), name is opened in one
+// call relative to the root's own handle, which os.Root opened, with
+// RESOLVE_BENEATH, RESOLVE_NO_SYMLINKS and RESOLVE_NO_XDEV: the kernel
+// refuses to follow a link or cross a mount on any element, or to leave
+// the tree below the handle. Elsewhere each element of name is opened with
+// O_NOFOLLOW relative to the directory opened before it, starting from the
+// same handle. An element is one name inside its directory, never "." or
+// ".." and never holding a "/" (CheckName), and a link is never followed,
+// so every step stays inside the tree below the root handle: this is the
+// walk os.Root itself makes, without following links. As with os.Root, a
+// directory moved out of the root while this one read is resolving its
+// name could be followed; no handle is kept from one read to the next.
 //
 // What is read is then checked on the opened file itself, with fstat:
 // a regular file of at most MaxFileSize bytes with one hard link. The link
@@ -34,7 +39,10 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // and then removed, leaves the open file with one link. So the name is
 // looked up again (lstat through os.Root) and must still name this very
 // file, with one link.
-func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, error) {
+//
+// When stamp is not nil, it is set to the Stamp of the opened file, taken
+// before it is read: a write during the read changes the file's Stamp.
+func (r *Root) readNote(ctx context.Context, name string, buf []byte, stamp *Stamp) ([]byte, error) {
 	fd, err := r.openNote(name)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
@@ -80,12 +88,27 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte) ([]byte, e
 		})
 		return max(n, 0), err
 	}
-	return readChecked(name, read, st.Size, buf)
+	data, err := readChecked(name, read, st.Size, buf)
+	if err == nil && stamp != nil {
+		*stamp = r.stamp(&st, time.Now())
+	}
+	return data, err
 }
 
-// openNote opens name element by element, as readNote describes, and
-// returns the note's descriptor.
+// openNote opens name, as readNote describes, and returns the note's
+// descriptor.
 func (r *Root) openNote(name string) (int, error) {
+	if r.mount.xdev {
+		// One call resolves every element, with the same rules as the
+		// loop below: no link followed, no mount crossed, nothing above
+		// the root.
+		var fd int
+		var err error
+		if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = openat2(int(dot), name, noteFlags) }); cerr != nil {
+			return -1, cerr
+		}
+		return fd, err
+	}
 	elem, rest, more := strings.Cut(name, "/")
 	flags := noteFlags
 	if more {

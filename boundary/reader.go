@@ -36,6 +36,7 @@ type readReq struct {
 
 type readResp struct {
 	data     []byte
+	stamp    Stamp
 	err      error
 	panicked any
 }
@@ -44,21 +45,25 @@ type readResp struct {
 // storage when it is large enough: with a capacity of at least
 // [MaxFileSize]+1 it never allocates; otherwise the contents are read into
 // new memory. The result aliases buf when it fits, so it is only valid
-// until buf is reused. Every check of [Root.ReadNote] applies.
+// until buf is reused. Every check of [Root.ReadNote] applies. The
+// [Stamp] returned with the contents is the note's, taken before it was
+// read, or the zero Stamp where none is given.
 //
 // When the read is refused with [ErrNotInTime], the abandoned read may
 // still write into buf's storage later: buf must not be used again. Such a
 // refusal also matches ctx's error with [errors.Is].
-func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, error) {
+func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, Stamp, error) {
 	r := rd.root
 	if err := r.startRead(ctx, name); err != nil {
-		return nil, err
+		return nil, Stamp{}, err
 	}
 	if ctx.Done() == nil {
-		return r.readNote(ctx, name, buf) // nothing can end the wait
+		var st Stamp
+		data, err := r.readNote(ctx, name, buf, &st) // nothing can end the wait
+		return data, st, err
 	}
 	if r.abandoned.Load() >= maxAbandoned {
-		return nil, refuse(name, ErrNotInTime, ErrNotInTime)
+		return nil, Stamp{}, refuse(name, ErrNotInTime, ErrNotInTime)
 	}
 	w := rd.w
 	if w == nil {
@@ -78,7 +83,7 @@ func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, er
 			// another.
 			close(w.req)
 			rd.w = nil
-			return nil, notInTime(name, fmt.Errorf("%w: %w", ErrNotInTime, ctx.Err()))
+			return nil, Stamp{}, notInTime(name, fmt.Errorf("%w: %w", ErrNotInTime, ctx.Err()))
 		}
 		r.abandoned.Add(-1) // the read finished meanwhile
 		res = <-w.resp
@@ -86,7 +91,7 @@ func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, er
 	if res.panicked != nil {
 		panic(res.panicked)
 	}
-	return res.data, res.err
+	return res.data, res.stamp, res.err
 }
 
 // Close ends the Reader's goroutine, or lets an abandoned one end when its
@@ -116,6 +121,7 @@ func (w *readWorker) read(r *Root, q readReq) (res readResp) {
 			res = readResp{panicked: v}
 		}
 	}()
-	data, err := r.readNote(q.ctx, q.name, q.buf)
-	return readResp{data: data, err: err}
+	var st Stamp
+	data, err := r.readNote(q.ctx, q.name, q.buf, &st)
+	return readResp{data: data, stamp: st, err: err}
 }

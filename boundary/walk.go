@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
+	"time"
 )
 
 // Skipped is a file a walk or a read did not return, with the reason.
@@ -23,6 +24,9 @@ type Listing struct {
 	// in byte order of their slash-separated paths. Every check is made
 	// again on the opened file when one is read.
 	Notes []string
+	// Stamps holds the [Stamp] of each of Notes, from the walk's own lstat
+	// of it, or the zero Stamp where none is given.
+	Stamps []Stamp
 	// Skipped are the entries seen but not listed, in byte order.
 	Skipped []Skipped
 	// Incomplete is set when the walk stopped at MaxEntries or MaxDepth.
@@ -53,11 +57,16 @@ func (r *Root) Walk(ctx context.Context) (*Listing, error) {
 }
 
 func (r *Root) walk(ctx context.Context) (*Listing, error) {
-	w := &walker{root: r, mounts: r.mountPoints(), listing: &Listing{Notes: []string{}}}
+	w := &walker{root: r, mounts: r.mountPoints(), now: time.Now(), listing: &Listing{}}
 	if err := w.dir(ctx, ".", 0); err != nil {
 		return nil, err
 	}
-	sort.Strings(w.listing.Notes)
+	sort.Slice(w.notes, func(i, j int) bool { return w.notes[i].name < w.notes[j].name })
+	w.listing.Notes = make([]string, len(w.notes))
+	w.listing.Stamps = make([]Stamp, len(w.notes))
+	for i, n := range w.notes {
+		w.listing.Notes[i], w.listing.Stamps[i] = n.name, n.stamp
+	}
 	sort.Slice(w.listing.Skipped, func(i, j int) bool {
 		return w.listing.Skipped[i].Name < w.listing.Skipped[j].Name
 	})
@@ -67,8 +76,15 @@ func (r *Root) walk(ctx context.Context) (*Listing, error) {
 type walker struct {
 	root    *Root
 	mounts  map[string]bool // mount points below the root
+	now     time.Time       // when the walk started, for Stamps
 	seen    int
+	notes   []listed
 	listing *Listing
+}
+
+type listed struct {
+	name  string
+	stamp Stamp
 }
 
 func (w *walker) dir(ctx context.Context, dir string, depth int) error {
@@ -159,7 +175,7 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 			w.skip(rel, reason)
 			return
 		}
-		w.listing.Notes = append(w.listing.Notes, rel)
+		w.notes = append(w.notes, listed{rel, w.root.stampInfo(info, w.now)})
 	default:
 		w.skip(rel, ErrNotRegular)
 	}

@@ -3,9 +3,10 @@
 # whole processes, on three generated corpora:
 #   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB.
 # It builds the binary, generates the corpora (deterministic, fictional
-# notes; see tests/corpus), measures spawn-to-first-reply time,
-# tools/call p50/p99 for a present and an absent phrase, the server's peak
-# RSS, and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
+# notes; see tests/corpus), measures spawn-to-first-reply time, the first
+# call of a fresh server, tools/call p50/p99 for a present, an absent, an
+# absent common-words and an early-stopping phrase, the server's peak RSS,
+# and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
 # It prints a Markdown report and writes it to $BENCH_OUT.
 #
 # Environment:
@@ -88,8 +89,8 @@ echo "== measuring (this takes a few minutes)" >&2
   echo
   echo "Build: $rev."
   echo "Machine: $(nproc) cores (${cpu:-unknown CPU}), $mem RAM, $(uname -sr); $(go version | cut -d' ' -f3)."
-  rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | head -1)
-  grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | head -1)
+  rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | sed -n 1p)
+  grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | sed -n 1p)
   echo "Tools: $rgv; $grepv."
   echo "Load average before: $load_before; after: $(cut -d' ' -f1-3 /proc/loadavg). Page cache warm; medians of interleaved runs."
   echo "Commands: ours is one \`practice-notes serve\` answering \`tools/call search_notes\` over stdio; rg is \`rg -i -F -c PHRASE DIR\`, grep is \`grep -r -i -F -c PHRASE DIR\`, each a whole process."

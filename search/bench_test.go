@@ -71,7 +71,7 @@ func BenchmarkRun(b *testing.B) {
 			b.SetBytes(info.Bytes)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Run(ctx, root, q); err != nil {
+				if _, err := Run(ctx, root, q, nil); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -115,7 +115,7 @@ func BenchmarkRunDir(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Run(ctx, root, q); err != nil {
+				if _, err := Run(ctx, root, q, nil); err != nil {
 					b.Fatal(err)
 				}
 			}

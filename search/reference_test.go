@@ -371,7 +371,7 @@ func TestRunParallelCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	if _, err := Run(ctx, root, q); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, root, q, nil); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run cancelled after 50 reads: %v, want context.Canceled", err)
 	}
 	if n := reads.Load(); n >= 300 {

@@ -143,7 +143,7 @@ func searchFileRecover(ctx context.Context, rd *boundary.Reader, q *Query, f *fi
 // copying what it returns out of the buffer.
 func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
 	bp := bufPool.Get().(*[]byte)
-	text, err := rd.Read(ctx, f.name, *bp)
+	text, _, err := rd.Read(ctx, f.name, *bp)
 	if errors.Is(err, boundary.ErrNotInTime) {
 		// An abandoned read may still write into the buffer: it is left
 		// to the garbage collector, never reused.

@@ -26,9 +26,11 @@
 //   - results are ordered by file (byte order of the slash-separated path)
 //     then position, hold at most [MaxMatches] passages and say when more
 //     matched;
-//   - a call reads every note afresh (nothing is cached between calls; notes
-//     are read on several goroutines into reused buffers, and the results
-//     are the same as reading them one after another), stops between files
+//   - a call's answer is the one reading every note afresh gives: notes
+//     are read on several goroutines into reused buffers, with the results
+//     of reading them one after another, and the only thing kept between
+//     calls is what [Summaries] keeps, which lets a call skip a note
+//     unchanged since it was summarised that cannot match; a call stops between files
 //     when its context is cancelled, and answers by [Timeout] (or its
 //     context's deadline, if sooner) even when a read never returns: the
 //     passages found by then, and every note not searched in time listed as
@@ -88,27 +90,34 @@ var ErrTimeout = fmt.Errorf("listing the notes folder took longer than %v; the s
 // before its time limit.
 var errNotReached = errors.New("not searched: the time limit passed first")
 
-// Run searches the notes under root for q.
-func Run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
+// Run searches the notes under root for q. With sums not nil, notes that
+// sums shows cannot match are not read, and sums learns about the others
+// after the call (see [Summaries]); sums must be used with one root only.
+func Run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, Timeout)
 	defer cancel()
-	res, err := run(ctx, root, q)
+	res, err := run(ctx, root, q, sums)
 	if errors.Is(err, context.DeadlineExceeded) {
 		return nil, ErrTimeout
 	}
 	return res, err
 }
 
-func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
+func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*Result, error) {
 	listing, err := root.Walk(ctx)
 	if err != nil {
 		return nil, err
+	}
+	notes := listing.Notes
+	if sums != nil {
+		notes = sums.begin(listing, q)
+		defer sums.end(root)
 	}
 	res := &Result{Query: q.String(), Matches: []Match{}, Skipped: []Skipped{}}
 	var skipped []boundary.Skipped
 	skipped = append(skipped, listing.Skipped...)
 	visited, late := 0, false
-	err = scan(ctx, root, q, listing.Notes, func(f *fileResult) (stop bool) {
+	err = scan(ctx, root, q, notes, func(f *fileResult) (stop bool) {
 		visited++
 		if f.reason != nil {
 			late = late || f.reason == boundary.ErrNotInTime
@@ -126,7 +135,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query) (*Result, error) {
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Out of time: what was found stands, and every note not visited
 		// is reported.
-		for _, name := range listing.Notes[visited:] {
+		for _, name := range notes[visited:] {
 			skipped = append(skipped, boundary.Skipped{Name: name, Reason: errNotReached})
 		}
 		late, err = true, nil

@@ -35,7 +35,7 @@ func runQuery(t *testing.T, dir, query string) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := Run(context.Background(), root, q)
+	res, err := Run(context.Background(), root, q, nil)
 	if err != nil {
 		t.Fatalf("Run(%q): %v", query, err)
 	}
@@ -122,7 +122,7 @@ func TestRunCancelled(t *testing.T) {
 	q, _ := ParseQuery("tea")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, root, q); !errors.Is(err, context.Canceled) {
+	if _, err := Run(ctx, root, q, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: %v, want context.Canceled", err)
 	}
 }

@@ -35,7 +35,7 @@ func TestRunAnswersDespiteStuckRead(t *testing.T) {
 	for _, deadline := range []time.Duration{300 * time.Millisecond, 600 * time.Millisecond} {
 		ctx, cancel := context.WithTimeout(context.Background(), deadline)
 		start := time.Now()
-		res, err := Run(ctx, root, q)
+		res, err := Run(ctx, root, q, nil)
 		took := time.Since(start)
 		cancel()
 		if err != nil {

@@ -7,7 +7,11 @@
 //
 //   - spawn to first reply: from starting `practice-notes serve` to reading
 //     its answer to `initialize`, over -spawns fresh processes;
-//   - tools/call latency for a present and an absent phrase: one server,
+//   - the first tools/call of a fresh server (the absent phrase), over
+//     -firsts fresh processes, each followed by the same search with rg;
+//   - tools/call latency for a present phrase, an absent one, an absent
+//     phrase of common words (every note may hold all its parts), and a
+//     phrase so common that the search stops at 10 passages: one server,
 //     -warmup calls of each, then -calls measured calls of each, each
 //     followed by the same search with `rg -i -F -c` and (for the first
 //     -grep-calls rounds) `grep -r -i -F -c`, so that ours and theirs
@@ -15,7 +19,8 @@
 //   - the server's peak resident memory (VmHWM, read from /proc before it
 //     exits, and ru_maxrss after).
 //
-// Every reply is checked: the absent phrase must give no passage and the
+// Every reply is checked: the absent phrases must give no passage, the
+// early one 10 (on a corpus of more than one note), and the
 // present one must give -want passages, or the run fails. JSON-RPC lines are
 // written and read directly on the pipes so that nothing but the server and
 // the pipe is timed.
@@ -49,6 +54,9 @@ var (
 	grepPath  = flag.String("grep", "", "grep `binary`; empty to skip")
 	present   = flag.String("present", "amber signal drift", "a phrase the corpora hold")
 	absent    = flag.String("absent", "velvet lantern", "a phrase no corpus holds")
+	common    = flag.String("common", "the release was the team login", "a phrase of common words no corpus holds")
+	early     = flag.String("early", "the team", "a phrase so common that the search stops at 10 passages")
+	firsts    = flag.Int("firsts", 10, "fresh processes whose first call is timed")
 	spawns    = flag.Int("spawns", 30, "processes started to time spawn to first reply")
 	warmup    = flag.Int("warmup", 10, "unmeasured calls of each phrase first")
 	calls     = flag.Int("calls", 100, "measured calls of each phrase")
@@ -106,8 +114,9 @@ type row struct {
 	files             int
 	bytes             int64
 	spawn             []time.Duration
-	ours, rg, grep    map[string][]time.Duration // by phrase kind: "present", "absent"
+	ours, rg, grep    map[string][]time.Duration // by phrase kind: "present", "absent", "common", "early"
 	burst             map[string][]time.Duration // ours, calls back to back
+	first, firstRG    []time.Duration            // first call of a fresh server, and rg after it
 	hwmKiB, maxrssKiB int64
 	matches           map[string]int
 }
@@ -127,6 +136,20 @@ func measure(label, dir string, want int) (row, error) {
 		}
 		r.spawn = append(r.spawn, d)
 	}
+	for range *firsts {
+		d, err := firstCall(dir)
+		if err != nil {
+			return r, err
+		}
+		r.first = append(r.first, d)
+		if *rgPath != "" {
+			d, _, err := wholeProcess(*rgPath, "-i", "-F", "-c", "--", *absent, dir)
+			if err != nil {
+				return r, err
+			}
+			r.firstRG = append(r.firstRG, d)
+		}
+	}
 	s, err := start(dir)
 	if err != nil {
 		return r, err
@@ -135,7 +158,7 @@ func measure(label, dir string, want int) (row, error) {
 	if _, err := s.initialize(); err != nil {
 		return r, err
 	}
-	phrases := []struct{ kind, text string }{{"present", *present}, {"absent", *absent}}
+	phrases := []struct{ kind, text string }{{"present", *present}, {"absent", *absent}, {"common", *common}, {"early", *early}}
 	for range *warmup {
 		for _, p := range phrases {
 			if _, _, err := s.call(p.text); err != nil {
@@ -152,7 +175,9 @@ func measure(label, dir string, want int) (row, error) {
 			r.ours[p.kind] = append(r.ours[p.kind], d)
 			r.matches[p.kind] = n
 			switch {
-			case p.kind == "absent" && n != 0:
+			case p.kind == "early" && r.files > 1 && n != 10:
+				return r, fmt.Errorf("the early phrase %q gave %d passages, want 10", p.text, n)
+			case p.kind != "present" && p.kind != "early" && n != 0:
 				return r, fmt.Errorf("the absent phrase %q gave %d passages", p.text, n)
 			case p.kind == "present" && want >= 0 && n != want:
 				return r, fmt.Errorf("the present phrase %q gave %d passages, want %d", p.text, n, want)
@@ -239,6 +264,27 @@ func start(dir string) (*server, error) {
 		return nil, err
 	}
 	return &server{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
+}
+
+// firstCall starts a server, initializes it and times its first call.
+func firstCall(dir string) (time.Duration, error) {
+	s, err := start(dir)
+	if err != nil {
+		return 0, err
+	}
+	defer s.kill()
+	if _, err := s.initialize(); err != nil {
+		return 0, err
+	}
+	d, n, err := s.call(*absent)
+	if err == nil && n != 0 {
+		err = fmt.Errorf("the absent phrase %q gave %d passages", *absent, n)
+	}
+	if err != nil {
+		return 0, err
+	}
+	_, err = s.close()
+	return d, err
 }
 
 // spawnTime starts a server and times it up to its reply to initialize.
@@ -442,7 +488,7 @@ func report(w io.Writer, rows []row) {
 	fmt.Fprintf(&b, "| corpus | spawn → first reply (median) | phrase | ours p50 | ours p99 | rg p50 | ours/rg | grep p50 | ours p50 / p99 back to back | peak RSS |\n")
 	fmt.Fprintf(&b, "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n")
 	for _, r := range rows {
-		for i, kind := range []string{"present", "absent"} {
+		for i, kind := range []string{"present", "absent", "common", "early"} {
 			corpus, spawn, rss := "", "", ""
 			if i == 0 {
 				corpus = fmt.Sprintf("%s: %d × %s = %s", r.label, r.files, size(r.bytes/int64(max(r.files, 1))), size(r.bytes))
@@ -456,6 +502,11 @@ func report(w io.Writer, rows []row) {
 				ms(median(r.grep[kind])), ms(median(r.burst[kind])), ms(pct(r.burst[kind], 99)), rss)
 		}
 	}
+	fmt.Fprintf(&b, "\nFirst call of a fresh server (absent phrase, median of %d, each followed by rg):\n\n", *firsts)
+	for _, r := range rows {
+		fmt.Fprintf(&b, "- %s: %s, rg %s, ratio %s\n", r.label, ms(median(r.first)), ms(median(r.firstRG)), ratio(median(r.first), median(r.firstRG)))
+	}
+	fmt.Fprintf(&b, "\nPhrases: present %q, absent %q, common (absent, of common words) %q, early (stops at 10 passages) %q.\n", *present, *absent, *common, *early)
 	fmt.Fprintf(&b, "\nRuns: %d spawns per corpus; %d warm-up and %d measured calls of each phrase, each followed by rg (and grep for the first %d) on the same folder (ours p50/p99, rg, grep); then %d more calls of each phrase back to back with nothing in between. Peak RSS is the server's VmHWM after all calls (ru_maxrss at exit: %s).\n",
 		*spawns, *warmup, *calls, *grepCalls, *calls, maxrssList(rows))
 
@@ -512,13 +563,18 @@ func targets(b *bytes.Buffer, rows []row) {
 	fmt.Fprintf(b, "| %s: tools/call p50 ≤ 0.3 ms | back to back: %s (present), %s (absent); each after an rg/grep run: %s, %s | %s back to back |\n", first.label,
 		ms(median(first.burst["present"])), ms(median(first.burst["absent"])),
 		ms(median(first.ours["present"])), ms(median(first.ours["absent"])), check(small <= 300*time.Microsecond))
-	if rg := median(last.rg["absent"]); rg > 0 {
-		o := median(last.ours["absent"])
-		fmt.Fprintf(b, "| %s, absent phrase: p50 ≤ rg whole process | %s vs %s, ratio %s | %s |\n", last.label,
-			ms(o), ms(rg), ratio(o, rg), check(o <= rg))
-	} else {
-		fmt.Fprintf(b, "| %s, absent phrase: p50 ≤ rg whole process | rg not installed | not measured |\n", last.label)
+	versusRG := func(what string, o, rg time.Duration, limit float64) {
+		if rg == 0 {
+			fmt.Fprintf(b, "| %s, %s: p50 ≤ %.1f× rg whole process | rg not installed | not measured |\n", last.label, what, limit)
+			return
+		}
+		fmt.Fprintf(b, "| %s, %s: p50 ≤ %.1f× rg whole process | %s vs %s, ratio %s | %s |\n", last.label, what, limit,
+			ms(o), ms(rg), ratio(o, rg), check(float64(o) <= limit*float64(rg)))
 	}
+	versusRG("absent phrase, steady", median(last.ours["absent"]), median(last.rg["absent"]), 0.3)
+	versusRG("present rare phrase, steady", median(last.ours["present"]), median(last.rg["present"]), 0.3)
+	versusRG("absent phrase of common words", median(last.ours["common"]), median(last.rg["common"]), 1.1)
+	versusRG("first call of a fresh server", median(last.first), median(last.firstRG), 1.2)
 	hwm := float64(last.hwmKiB) / 1024
 	fmt.Fprintf(b, "| peak RSS ≤ 40 MiB on the largest corpus | %.1f MiB | %s |\n", hwm, check(hwm <= 40))
 	var lo, hi int64 = first.hwmKiB, first.hwmKiB

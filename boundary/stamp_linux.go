@@ -1,0 +1,49 @@
+package boundary
+
+import (
+	"io/fs"
+	"syscall"
+	"time"
+)
+
+// stampedFS reports whether the file system holding fd is one whose
+// Stamps are given (see [Stamp]): ext2, ext3, ext4, XFS and Btrfs.
+func stampedFS(fd int) bool {
+	var sfs syscall.Statfs_t
+	if err := ignoringEINTR(func() error { return syscall.Fstatfs(fd, &sfs) }); err != nil {
+		return false
+	}
+	switch uint32(sfs.Type) {
+	case 0xEF53, // ext2, ext3, ext4
+		0x58465342, // XFS
+		0x9123683E: // Btrfs
+		return true
+	}
+	return false
+}
+
+// stamp returns the Stamp of st, taken at now, or the zero Stamp when
+// none is given.
+func (r *Root) stamp(st *syscall.Stat_t, now time.Time) Stamp {
+	if !r.mount.stamps {
+		return Stamp{}
+	}
+	m, c := time.Unix(st.Mtim.Unix()), time.Unix(st.Ctim.Unix())
+	limit := now.Add(-settle)
+	if m.After(limit) || c.After(limit) {
+		return Stamp{}
+	}
+	return Stamp{
+		dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size,
+		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
+	}
+}
+
+// stampInfo is stamp for a walk's lstat result.
+func (r *Root) stampInfo(info fs.FileInfo, now time.Time) Stamp {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return Stamp{}
+	}
+	return r.stamp(st, now)
+}

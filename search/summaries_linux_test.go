@@ -1,0 +1,316 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/boundary"
+)
+
+// settleTime is how long tests wait for the notes they wrote to be given
+// Stamps (see boundary.Stamp).
+const settleTime = 2*time.Second + 200*time.Millisecond
+
+// cachedRoot opens dir, whose notes were written at least settleTime ago,
+// with a hook counting the notes read, and returns it with new Summaries.
+// It skips the test, saying why, where the file system gives no Stamps.
+func cachedRoot(t *testing.T, dir string) (*boundary.Root, *Summaries, *atomic.Int64) {
+	t.Helper()
+	var reads atomic.Int64
+	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(_ context.Context, op boundary.Op, _ string) error {
+		if op == boundary.ReadFile {
+			reads.Add(1)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	listing, err := root.Walk(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(listing.Stamps) == 0 || listing.Stamps[0] == (boundary.Stamp{}) {
+		t.Skip("the temporary folder is on a file system whose times are not trusted, where summaries are never used")
+	}
+	sums := NewSummaries()
+	t.Cleanup(sums.Close) // before the root is closed
+	return root, sums, &reads
+}
+
+// waitBuilt waits until sums has made every summary it was going to.
+func waitBuilt(t *testing.T, sums *Summaries) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		sums.mu.Lock()
+		done := !sums.building && len(sums.pending) == 0
+		sums.mu.Unlock()
+		if done {
+			return
+		}
+	}
+	t.Fatal("summaries still being made after 10s")
+}
+
+func search(t *testing.T, root *boundary.Root, query string, sums *Summaries) *Result {
+	t.Helper()
+	q, err := ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Run(context.Background(), root, q, sums)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", query, err)
+	}
+	return res
+}
+
+const phrase = "velvet lantern"
+
+// TestSummariesNeverStale changes a summarised note in every way right
+// after a call, keeping its modification time where it can, and checks
+// that the next call answers as reading every note afresh does.
+func TestSummariesNeverStale(t *testing.T) {
+	const before = "## N1 · Lamps\n\nThe velvet lanterm is lit.\n"
+	const after = "## N1 · Lamps\n\nThe velvet lantern is lit.\n" // same size
+	// keepTimes gives name back the times it had before a change.
+	keepTimes := func(t *testing.T, name string, fi os.FileInfo) {
+		if err := os.Chtimes(name, fi.ModTime(), fi.ModTime()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		name   string
+		change func(t *testing.T, note, outside string, fi os.FileInfo)
+	}{
+		{"same-size rewrite", func(t *testing.T, note, _ string, fi os.FileInfo) {
+			writeFile(t, note, after)
+			keepTimes(t, note, fi)
+		}},
+		{"rename over", func(t *testing.T, note, _ string, fi os.FileInfo) {
+			tmp := filepath.Join(filepath.Dir(note), "next.tmp")
+			writeFile(t, tmp, after)
+			keepTimes(t, tmp, fi)
+			if err := os.Rename(tmp, note); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"truncate and regrow", func(t *testing.T, note, _ string, fi os.FileInfo) {
+			if err := os.Truncate(note, 0); err != nil {
+				t.Fatal(err)
+			}
+			f, err := os.OpenFile(note, os.O_WRONLY, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := f.WriteAt([]byte(after), 0); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			keepTimes(t, note, fi)
+		}},
+		{"append, modification time set back", func(t *testing.T, note, _ string, fi os.FileInfo) {
+			f, err := os.OpenFile(note, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fmt.Fprint(f, "\nA velvet lantern too.\n")
+			f.Close()
+			keepTimes(t, note, fi)
+		}},
+		{"swapped for a link", func(t *testing.T, note, outside string, _ os.FileInfo) {
+			writeFile(t, outside, after)
+			os.Remove(note)
+			if err := os.Symlink(outside, note); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"swapped for a FIFO", func(t *testing.T, note, _ string, _ os.FileInfo) {
+			os.Remove(note)
+			if err := syscall.Mkfifo(note, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"given a hard link", func(t *testing.T, note, outside string, _ os.FileInfo) {
+			if err := os.Link(note, outside); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"swapped for a directory", func(t *testing.T, note, _ string, _ os.FileInfo) {
+			os.Remove(note)
+			writeFile(t, filepath.Join(note, "inner.md"), after)
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			base := t.TempDir()
+			dir := filepath.Join(base, "root")
+			note := filepath.Join(dir, "lamps.md")
+			writeFile(t, note, before)
+			writeFile(t, filepath.Join(dir, "other.md"), "## N2 · Other\n\nNothing here.\n")
+			time.Sleep(settleTime)
+			root, sums, reads := cachedRoot(t, dir)
+
+			if res := search(t, root, phrase, sums); len(res.Matches) != 0 {
+				t.Fatalf("before the change: %+v", res)
+			}
+			waitBuilt(t, sums)
+			reads.Store(0)
+			if res := search(t, root, phrase, sums); len(res.Matches) != 0 || reads.Load() != 0 {
+				t.Fatalf("summaries not used: %d notes read, %+v", reads.Load(), res)
+			}
+
+			fi, err := os.Lstat(note)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tt.change(t, note, filepath.Join(base, "outside.md"), fi)
+			// Right after the change, and once it is old enough for the
+			// note to have a Stamp again.
+			for _, when := range []string{"right after", "settled"} {
+				if when == "settled" {
+					time.Sleep(settleTime)
+				}
+				got := search(t, root, phrase, sums)
+				fresh := search(t, root, phrase, nil)
+				if len(fresh.Matches)+len(fresh.Skipped) == 0 {
+					t.Fatalf("%s: the change shows in no answer: %+v", when, fresh)
+				}
+				if diff := cmp.Diff(fresh, got); diff != "" {
+					t.Errorf("%s: answer with summaries differs from a fresh read (-fresh +got):\n%s", when, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestSummaryOfChangingNote rewrites a note while it is being read to be
+// summarised: whatever that read saw, the next call finds the match.
+func TestSummaryOfChangingNote(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	note := filepath.Join(dir, "lamps.md")
+	writeFile(t, note, "The velvet lanterm is lit.\n")
+	time.Sleep(settleTime)
+	fi, err := os.Lstat(note)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var armed, fired atomic.Bool
+	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(_ context.Context, op boundary.Op, _ string) error {
+		if op == boundary.Opened && armed.Load() && fired.CompareAndSwap(false, true) {
+			if err := os.WriteFile(note, []byte("The velvet lantern is lit.\n"), 0o644); err != nil {
+				return err
+			}
+			return os.Chtimes(note, fi.ModTime(), fi.ModTime())
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	sums := NewSummaries()
+	defer sums.Close()
+	if res := search(t, root, phrase, sums); len(res.Matches) != 0 {
+		t.Fatalf("before the change: %+v", res)
+	}
+	armed.Store(true) // the next read is the one making the summary
+	waitBuilt(t, sums)
+	if !fired.Load() {
+		t.Fatal("no summary was made")
+	}
+	if res := search(t, root, phrase, sums); len(res.Matches) != 1 {
+		t.Errorf("after a rewrite during the summary's read: %+v", res)
+	}
+}
+
+// TestSummariesMatchFreshReads compares, over random notes and queries
+// (with the matcher's folding and white-space rules in play) and random
+// changes between calls, every answer with summaries against reading
+// every note afresh.
+func TestSummariesMatchFreshReads(t *testing.T) {
+	t.Parallel()
+	seed := uint64(time.Now().UnixNano())
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(seed, 1))
+	words := []string{"velvet", "Lantern", "heron", "QUARTZ", "ſign", "\u212Aelvin", "straße", "ΣΟΦΙΑ", "σοφια", "tea", "te", "a", "—", "N1"}
+	gaps := []string{" ", "  ", "\t", "\n", "\n\n", "\u00A0", "\u3000", "\r\n", "\u2028"}
+	text := func() string {
+		var b strings.Builder
+		if rng.IntN(8) == 0 {
+			b.WriteString("\uFEFF")
+		}
+		for range 20 + rng.IntN(60) {
+			b.WriteString(words[rng.IntN(len(words))])
+			b.WriteString(gaps[rng.IntN(len(gaps))])
+		}
+		return b.String()
+	}
+	query := func() string {
+		var b strings.Builder
+		for i := range 1 + rng.IntN(3) {
+			if i > 0 {
+				b.WriteString([]string{" ", "  ", "\u00A0"}[rng.IntN(3)])
+			}
+			w := words[rng.IntN(len(words))]
+			switch rng.IntN(3) {
+			case 0:
+				w = strings.ToUpper(w)
+			case 1:
+				w = strings.ToLower(w)
+			}
+			b.WriteString(w)
+		}
+		return b.String()
+	}
+	dir := t.TempDir()
+	const notes = 40
+	name := func(i int) string { return filepath.Join(dir, fmt.Sprintf("d%d", i%3), fmt.Sprintf("n%02d.md", i)) }
+	for i := range notes {
+		writeFile(t, name(i), text())
+	}
+	time.Sleep(settleTime)
+	root, sums, _ := cachedRoot(t, dir)
+	for round := range 6 {
+		for range 40 {
+			qs := query()
+			got := search(t, root, qs, sums)
+			fresh := search(t, root, qs, nil)
+			if diff := cmp.Diff(fresh, got); diff != "" {
+				t.Fatalf("round %d, query %q: answer with summaries differs from a fresh read (-fresh +got):\n%s", round, qs, diff)
+			}
+		}
+		waitBuilt(t, sums)
+		// Change a few notes, keeping their modification times.
+		for range 3 {
+			n := name(rng.IntN(notes))
+			fi, err := os.Lstat(n)
+			if err != nil {
+				t.Fatal(err)
+			}
+			writeFile(t, n, text())
+			if err := os.Chtimes(n, fi.ModTime(), fi.ModTime()); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sums.mu.Lock()
+	made := len(sums.notes)
+	sums.mu.Unlock()
+	if made == 0 {
+		t.Error("no summary was made: the test compared nothing")
+	}
+}
