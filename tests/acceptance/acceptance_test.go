@@ -220,11 +220,18 @@ func checkTextOutput(t *testing.T, out string) map[string]string {
 
 // TestRepositoryServer runs scripts/acceptance.sh with no server argument:
 // it builds this repository's server and must pass all eight checks, and
-// --record must fill every completion-record field.
+// --record must fill every completion-record field, with --evidence
+// putting the evidence in another folder, each file linking to the other
+// as this repository's COMPLETION.md does.
 func TestRepositoryServer(t *testing.T) {
 	touchServerSources(t)
-	record := filepath.Join(t.TempDir(), "record.md")
-	out, code := runScript(t, "--record", record)
+	dir := t.TempDir()
+	record := filepath.Join(dir, "record.md")
+	evidence := filepath.Join(dir, "docs", "evidence.md")
+	if err := os.Mkdir(filepath.Dir(evidence), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	out, code := runScript(t, "--record", record, "--evidence", evidence)
 	status := checkTextOutput(t, out)
 	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), " passed, 0 failed") {
 		t.Fatalf("repository server: exit %d, want 0 and 0 failed", code)
@@ -251,7 +258,7 @@ func TestRepositoryServer(t *testing.T) {
 		"**Integration demonstrated:** check 8 PASS",
 		"**Unverified behavior:**",
 		" passed, 0 failed",
-		"[record.evidence.md](record.evidence.md)",
+		"[docs/evidence.md](docs/evidence.md)",
 	} {
 		if !strings.Contains(md, field) {
 			t.Errorf("record lacks %q", field)
@@ -271,11 +278,11 @@ func TestRepositoryServer(t *testing.T) {
 			t.Errorf("the record has no line for check %s", id)
 		}
 	}
-	ev, err := os.ReadFile(filepath.Join(filepath.Dir(record), "record.evidence.md"))
+	ev, err := os.ReadFile(evidence)
 	if err != nil {
 		t.Fatalf("the evidence file the record links to: %v", err)
 	}
-	for _, want := range []string{"## PASS 1: ", "## PASS 8: ", "-> tools/call ", "## N2 passage"} {
+	for _, want := range []string{"[../record.md](../record.md)", "## PASS 1: ", "## PASS 8: ", "-> tools/call ", "## N2 passage"} {
 		if !strings.Contains(string(ev), want) {
 			t.Errorf("evidence file lacks %q", want)
 		}

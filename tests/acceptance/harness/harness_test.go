@@ -303,3 +303,17 @@ func TestPresentsAsFound(t *testing.T) {
 		}
 	}
 }
+
+// Without --evidence, the evidence goes beside the record.
+func TestEvidencePath(t *testing.T) {
+	for record, want := range map[string]string{
+		"COMPLETION.md":        "COMPLETION.evidence.md",
+		"out/record.md":        "out/record.evidence.md",
+		"notes/record":         "notes/record.evidence.md",
+		"/abs/path/learner.md": "/abs/path/learner.evidence.md",
+	} {
+		if got := EvidencePath(record); got != want {
+			t.Errorf("EvidencePath(%q) = %q, want %q", record, got, want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ func run() int {
 	server := fs.String("server", "", "server command line; {root} is replaced by the practice root (required)")
 	practice := fs.String("practice-data", "practice-data", "directory copied into the practice root")
 	record := fs.String("record", "", "write the one-page completion record (Markdown) to this file, and its full evidence beside it (FILE.md -> FILE.evidence.md)")
+	evidenceFile := fs.String("evidence", "", "with --record: write the full evidence to this file instead, linked from the record")
 	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
 	startTimeout := fs.Duration("start-timeout", 30*time.Second, "limit for starting the server and its initialize handshake (go run and npx compile or install first)")
@@ -88,12 +89,24 @@ func run() int {
 		rep.WriteText(os.Stdout)
 	}
 	if *record != "" {
-		evidence := harness.EvidencePath(*record)
-		if err := os.WriteFile(*record, []byte(rep.Record(filepath.Base(evidence))), 0o644); err != nil {
+		evidence := *evidenceFile
+		if evidence == "" {
+			evidence = harness.EvidencePath(*record)
+		}
+		// Each file links to the other by a path relative to its own folder.
+		absRecord, err1 := filepath.Abs(*record)
+		absEvidence, err2 := filepath.Abs(evidence)
+		toEvidence, err3 := filepath.Rel(filepath.Dir(absRecord), absEvidence)
+		toRecord, err4 := filepath.Rel(filepath.Dir(absEvidence), absRecord)
+		if err := errors.Join(err1, err2, err3, err4); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: --record, --evidence:", err)
+			return 2
+		}
+		if err := os.WriteFile(*record, []byte(rep.Record(filepath.ToSlash(toEvidence))), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "acceptance: writing record:", err)
 			return 2
 		}
-		if err := os.WriteFile(evidence, []byte(rep.Evidence(filepath.Base(*record))), 0o644); err != nil {
+		if err := os.WriteFile(evidence, []byte(rep.Evidence(filepath.ToSlash(toRecord))), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "acceptance: writing evidence:", err)
 			return 2
 		}
