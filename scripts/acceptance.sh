@@ -61,7 +61,8 @@ fi
 if [[ $have_server -eq 0 ]]; then
 	go -C "$repo" build -o "$tmp/practice-notes" .
 	commit="$(git -C "$repo" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-	files="$(git -C "$repo" ls-files -- '*.go' ':!:*_test.go' ':!:tests/**' 2>/dev/null | tr '\n' ' ')"
+	# The files this build compiled: the module's packages the binary imports.
+	files="$(go -C "$repo" list -deps -f '{{with .Module}}{{if eq .Path "practice-notes"}}{{range $.GoFiles}}{{$.ImportPath}}/{{.}} {{end}}{{range $.SFiles}}{{$.ImportPath}}/{{.}} {{end}}{{end}}{{end}}' . | sed -e 's#practice-notes/##g' | tr -s ' \n' ' ')"
 	dirty=""
 	if [[ -n "$(git -C "$repo" status --porcelain -- '*.go' ':!:tests/**' 2>/dev/null)" ]]; then
 		dirty=" plus uncommitted changes to Go files"
