@@ -8,6 +8,10 @@ import (
 
 var (
 	// "0 failed" and its kin say the same as "all passed".
+	// countRe is a count of skipped checks or warnings, as in "28 passed,
+	// 0 failed, 1 skipped": it says nothing against the claim beside it.
+	clauseRe = regexp.MustCompile(`[.;]\s`)
+	countRe  = regexp.MustCompile(`\b\d+\s+(?:skipped|skips?|warnings?)\b`)
 	noFailRe = regexp.MustCompile(`\b(?:0|zero|no|none)\s+(?:checks?\s+|tests?\s+)?(?:failed|failures?|fails|failing)\b|\bnone\s+failed\b`)
 	passRe   = regexp.MustCompile(`\bpass(?:ed|es|ing)?\b|\ballpass\b|\bsucceed\w*|\bsuccessful(?:ly)?\b|\bgreen\b|✅|✓|✔`)
 	negRe    = regexp.MustCompile(`\bfail\w*|\bnot\s+(?:all|every|yet|run|pass\w*)\b|\b(?:did|does|have|has|was|were)\s*n(?:o|')t\s+(?:run|pass)|\bpending\b|\bexcept\b|\bskipp?ed\b|❌|✗`)
@@ -38,21 +42,32 @@ const (
 func passClaim(line string, inBoundaryField bool) (scope, string) {
 	l := strings.ToLower(clean(leadRe.ReplaceAllString(line, "")))
 	l = scriptRe.ReplaceAllString(l, " ")
+	l = countRe.ReplaceAllString(l, " ")
 	l = noFailRe.ReplaceAllString(l, " allpass ")
-	pos := passRe.MatchString(l)
-	for _, m := range ratioRe.FindAllStringSubmatch(l, -1) {
-		a, _ := strconv.Atoi(m[1])
-		b, _ := strconv.Atoi(m[2])
-		if a == b && a > 0 {
-			pos = true
-		} else if a < b {
-			return scopeNone, ""
+	// A claim is made by one clause, which also names what it speaks for:
+	// "Isolation: read-only except the temp folders. Result: 28 passed,
+	// 0 failed" claims a pass, though the line holds "except".
+	claimed := ""
+	for _, clause := range clauseRe.Split(l, -1) {
+		pos := passRe.MatchString(clause)
+		for _, m := range ratioRe.FindAllStringSubmatch(clause, -1) {
+			a, _ := strconv.Atoi(m[1])
+			b, _ := strconv.Atoi(m[2])
+			if a == b && a > 0 {
+				pos = true
+			} else if a < b {
+				return scopeNone, ""
+			}
+		}
+		if pos && !negRe.MatchString(clause) && claimed == "" {
+			claimed = clause
 		}
 	}
-	if !pos || negRe.MatchString(l) {
+	if claimed == "" {
 		return scopeNone, ""
 	}
-	// The narrowest scope the line names wins: "all boundary tests" speaks
+	l = claimed
+	// The narrowest scope the claiming clause names wins: "all boundary tests" speaks
 	// for the boundary checks, "all 8" or "all acceptance tests" for the
 	// specification's eight.
 	switch {

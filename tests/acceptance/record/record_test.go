@@ -133,6 +133,22 @@ func TestJudge(t *testing.T) {
 			}},
 		},
 		{
+			name:   "a count of skipped checks does not withdraw the claim",
+			record: fill("all checks: 28 passed, 0 failed, 0 warnings, 1 skipped", "Claude Desktop (local)", "pending"),
+			run:    runWith("10"),
+			want: summary{State: Contradicted, Contradictions: []string{
+				"Boundary tests run: all checks: 28 passed, 0 failed, 0 warnings, 1 skipped => 10",
+			}},
+		},
+		{
+			name:   "a negation in another clause does not withdraw the claim",
+			record: fill("read-only except the temp folders. Result: 12 passed, 0 failed", "Claude Desktop (local)", "pending"),
+			run:    runWith("10"),
+			want: summary{State: Contradicted, Contradictions: []string{
+				"Boundary tests run: read-only except the temp folders. Result: 12 passed, 0 failed => 10",
+			}},
+		},
+		{
 			name:   "8/8 is not refuted by a protocol sub-check; integration is",
 			record: fill("8/8 passed", "Inspector, stdio", "yes, in the Inspector"),
 			run:    runWith("8.1"),
