@@ -225,6 +225,7 @@ type session struct {
 	cs      *mcp.ClientSession
 	tap     *stdoutTap
 	stderr  *capBuffer
+	errDone chan struct{} // closed when stderr has been read to its end
 	timeout time.Duration
 
 	done    chan struct{} // closed when the process has exited
@@ -304,7 +305,8 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	inR.Close()
 	outW.Close()
 	errW.Close()
-	go func() { _, _ = io.Copy(s.stderr, errR); errR.Close() }()
+	s.errDone = make(chan struct{})
+	go func() { _, _ = io.Copy(s.stderr, errR); errR.Close(); close(s.errDone) }()
 	go func() {
 		s.waitErr = cmd.Wait()
 		s.exitAt = time.Now()
@@ -433,6 +435,11 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	}
 	// Whatever the server started and left behind in its group goes too.
 	signalGroup(s.cmd, true)
+	// Its last words on stderr are evidence: read them before anyone quotes.
+	select {
+	case <-s.errDone:
+	case <-time.After(2 * time.Second):
+	}
 	return info
 }
 
