@@ -8,18 +8,13 @@ TEXT ·indexPairAVX2(SB), NOSPLIT, $0-40
 	MOVQ s_len+8(FP), BX
 	DECQ BX                  // BX: positions i with i+1 < len(s)
 	JLE  notfound
-	MOVBLZX c0+24(FP), AX
-	MOVQ AX, X0
-	VPBROADCASTB X0, Y0
-	MOVBLZX m0+25(FP), AX
-	MOVQ AX, X1
-	VPBROADCASTB X1, Y1
-	MOVBLZX c1+26(FP), AX
-	MOVQ AX, X2
-	VPBROADCASTB X2, Y2
-	MOVBLZX m1+27(FP), AX
-	MOVQ AX, X3
-	VPBROADCASTB X3, Y3
+	// Broadcast from memory: a VEX-encoded load, so that no legacy SSE
+	// instruction runs while the upper halves of the Y registers are in
+	// use, which costs a state transition on many x86 CPUs.
+	VPBROADCASTB c0+24(FP), Y0
+	VPBROADCASTB m0+25(FP), Y1
+	VPBROADCASTB c1+26(FP), Y2
+	VPBROADCASTB m1+27(FP), Y3
 	LEAQ 1(SI), DI
 	XORQ CX, CX
 
