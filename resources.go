@@ -141,7 +141,11 @@ func (ns *notesServer) listNotes(ctx context.Context, req *mcp.ListResourcesRequ
 	if err != nil {
 		return nil, fmt.Errorf("listing notes: %w", err)
 	}
-	page, next, err := pageNotes(listing.Notes, cursor, resourcePageSize)
+	names := make([]string, len(listing.Notes))
+	for i, n := range listing.Notes {
+		names[i] = n.Name
+	}
+	page, next, err := pageNotes(names, cursor, resourcePageSize)
 	if err != nil {
 		return nil, err
 	}

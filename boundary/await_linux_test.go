@@ -58,7 +58,7 @@ func TestStuckReadIsAbandoned(t *testing.T) {
 	defer rd.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	start := time.Now()
-	data, _, err = rd.Read(ctx, "stuck.md", make([]byte, 0, MaxFileSize+1))
+	data, _, err = rd.Read(ctx, Note{Name: "stuck.md"}, make([]byte, 0, MaxFileSize+1))
 	cancel()
 	if !errors.Is(err, ErrNotInTime) || data != nil || time.Since(start) > 2*time.Second {
 		t.Fatalf("Reader.Read(stuck.md) = %q, %v after %v; want %v at its deadline", data, err, time.Since(start), ErrNotInTime)
@@ -67,7 +67,7 @@ func TestStuckReadIsAbandoned(t *testing.T) {
 		t.Errorf("%d reads counted as abandoned; want 2", n)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 5*time.Second)
-	data, _, err = rd.Read(ctx, "a.md", make([]byte, 0, MaxFileSize+1))
+	data, _, err = rd.Read(ctx, Note{Name: "a.md"}, make([]byte, 0, MaxFileSize+1))
 	cancel()
 	if err != nil || string(data) != "alpha\n" {
 		t.Errorf("Reader.Read(a.md) after an abandoned read = %q, %v", data, err)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -201,7 +202,7 @@ func TestWalk(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Listing{
-		Notes: []string{"a.md", "a.txt", "a/z.md", "limit.md", "sub/b.txt"},
+		Notes: notes("a.md", "a.txt", "a/z.md", "limit.md", "sub/b.txt"),
 		Skipped: []Skipped{
 			{"a/big.txt", ErrTooLarge},
 			{"big.md", ErrTooLarge},
@@ -213,8 +214,37 @@ func TestWalk(t *testing.T) {
 			{"sub/twin2.md", ErrHardLinks},
 		},
 	}
-	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreFields(Listing{}, "Stamps")); diff != "" {
+	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreFields(Note{}, "Stamp"), cmpopts.IgnoreUnexported(Note{})); diff != "" {
 		t.Errorf("Walk mismatch (-want +got):\n%s", diff)
+	}
+}
+
+// TestWalkOrder: notes come in byte order of their whole names, as they
+// are found, even where a directory's name sorts differently from the
+// names of its files ("a/z.md" after "a-b.md" and "a.md", before "a0.md").
+func TestWalkOrder(t *testing.T) {
+	rootDir := t.TempDir()
+	want := []string{
+		"a b.md", "a-b.md", "a.md", "a/a b/c.md", "a/a.md", "a/a/b.md", "a/a0.md", "a/z.md",
+		"a0.md", "a0/x.md", "b.txt", "b/.x/no.md", "b/c.md", "é.md", "é/x.md",
+	}
+	for _, name := range want {
+		write(t, filepath.Join(rootDir, filepath.FromSlash(name)), name+"\n")
+	}
+	want = slices.DeleteFunc(want, func(n string) bool { return strings.Contains(n, "/.") })
+	var yielded []string
+	listing, err := open(t, rootDir).WalkFunc(context.Background(), func(n Note) { yielded = append(yielded, n.Name) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.IsSorted(want) {
+		t.Fatalf("the test's own list is not sorted: %q", want)
+	}
+	if diff := cmp.Diff(want, yielded); diff != "" {
+		t.Errorf("notes in walk order (-want +got):\n%s", diff)
+	}
+	if listing.Notes != nil {
+		t.Errorf("WalkFunc's Listing holds Notes: %v", names(listing))
 	}
 }
 
@@ -230,7 +260,7 @@ func TestWalkDepthLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if diff := cmp.Diff([]string{"top.md"}, got.Notes); diff != "" || !got.Incomplete {
+	if diff := cmp.Diff([]string{"top.md"}, names(got)); diff != "" || !got.Incomplete {
 		t.Errorf("Walk of a too-deep tree: Incomplete=%v, notes diff:\n%s", got.Incomplete, diff)
 	}
 }
@@ -244,8 +274,8 @@ func TestSwapBetweenWalkAndRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !contains(listing.Notes, "a.md") {
-		t.Fatalf("a.md not listed: %v", listing.Notes)
+	if !contains(names(listing), "a.md") {
+		t.Fatalf("a.md not listed: %v", names(listing))
 	}
 	swaps := []struct {
 		name string
@@ -311,8 +341,8 @@ func TestSwapNestedBetweenWalkAndRead(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !contains(listing.Notes, tt.note) {
-				t.Fatalf("%s not listed: %v", tt.note, listing.Notes)
+			if !contains(names(listing), tt.note) {
+				t.Fatalf("%s not listed: %v", tt.note, names(listing))
 			}
 			p := filepath.Join(rootDir, filepath.FromSlash(tt.swap))
 			if err := os.Rename(p, filepath.Join(base, "moved-away")); err != nil {
@@ -368,7 +398,7 @@ func TestReadOnly(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, n := range listing.Notes {
-		if _, err := r.ReadNote(context.Background(), n); err != nil {
+		if _, err := r.ReadNote(context.Background(), n.Name); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -407,4 +437,23 @@ func contains(s []string, x string) bool {
 		}
 	}
 	return false
+}
+
+// notes returns Notes of the given names, for comparing with a Listing's
+// with Stamp and the unexported fields ignored.
+func notes(names ...string) []Note {
+	ns := make([]Note, len(names))
+	for i, n := range names {
+		ns[i].Name = n
+	}
+	return ns
+}
+
+// names returns the names of a Listing's notes.
+func names(l *Listing) []string {
+	var ns []string
+	for _, n := range l.Notes {
+		ns = append(ns, n.Name)
+	}
+	return ns
 }

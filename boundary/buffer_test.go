@@ -32,7 +32,7 @@ func TestReadFileBuffer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, _, err := rd.Read(ctx, name, buf)
+			got, _, err := rd.Read(ctx, Note{Name: name}, buf)
 			if err != nil || !bytes.Equal(got, want) {
 				t.Errorf("Read(%q, cap %d) = %d bytes, %v; want %d bytes", name, cap(buf), len(got), err, len(want))
 			}
@@ -41,7 +41,7 @@ func TestReadFileBuffer(t *testing.T) {
 			}
 		}
 		for name, reason := range map[string]error{"over.md": ErrTooLarge, "nulbyte.md": ErrNotText, "link.md": ErrSymlink, "../outside.md": ErrInvalidName} {
-			got, _, err := rd.Read(ctx, name, buf)
+			got, _, err := rd.Read(ctx, Note{Name: name}, buf)
 			if !errors.Is(err, reason) || got != nil {
 				t.Errorf("Read(%q, cap %d) = %q, %v; want %v", name, cap(buf), got, err, reason)
 			}

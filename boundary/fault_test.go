@@ -38,10 +38,10 @@ func TestFaultHook(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := &Listing{
-		Notes:   []string{"a.md", "sub/b.txt"},
+		Notes:   notes("a.md", "sub/b.txt"),
 		Skipped: []Skipped{{"closed", ErrUnreadable}},
 	}
-	if diff := cmp.Diff(want, listing, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreFields(Listing{}, "Stamps")); diff != "" {
+	if diff := cmp.Diff(want, listing, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreFields(Note{}, "Stamp"), cmpopts.IgnoreUnexported(Note{})); diff != "" {
 		t.Errorf("Walk mismatch (-want +got):\n%s", diff)
 	}
 	for _, tt := range []struct {
@@ -118,6 +118,51 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 			t.Fatalf("ReadNote of a replaced note = %q, %v; want %v", data, err, ErrNotFound)
 		}
 	})
+}
+
+// TestSwappedAfterWalk: a read of a Note from a walk skips the second
+// lookup of its name only when it opens the very file the walk saw. Here
+// the listed note is replaced, between the walk and the open, by a hard link
+// to a file outside the root, and that link is removed right after the
+// open, so the opened file has one link; the read must still be refused.
+func TestSwappedAfterWalk(t *testing.T) {
+	for _, name := range []string{"note.md", "sub/note.md"} {
+		t.Run(name, func(t *testing.T) {
+			base := t.TempDir()
+			rootDir := filepath.Join(base, "root")
+			secret := filepath.Join(base, "secret.md")
+			write(t, secret, outsideMarker+"\n")
+			p := filepath.Join(rootDir, filepath.FromSlash(name))
+			write(t, p, "an ordinary note of some length\n")
+			r := open(t, rootDir)
+			listing, err := r.Walk(context.Background())
+			if err != nil || len(listing.Notes) != 1 {
+				t.Fatalf("Walk = %+v, %v; want the one note", listing, err)
+			}
+			r.injectFaults(func(ctx context.Context, op Op, n string) error {
+				switch {
+				case op == ReadFile && n == name:
+					if err := os.Link(secret, p+".tmp"); err != nil {
+						t.Error(err)
+					}
+					if err := os.Rename(p+".tmp", p); err != nil {
+						t.Error(err)
+					}
+				case op == Opened && n == name:
+					if err := os.Remove(p); err != nil {
+						t.Error(err)
+					}
+				}
+				return nil
+			})
+			rd := r.NewReader()
+			defer rd.Close()
+			data, _, err := rd.Read(context.Background(), listing.Notes[0], nil)
+			if err == nil || strings.Contains(string(data), outsideMarker) {
+				t.Fatalf("Read(%q) = %q, %v; want a refusal", name, data, err)
+			}
+		})
+	}
 }
 
 // injectFaults installs h on r, which must not be in use yet.

@@ -25,7 +25,7 @@ func (r *Root) ReadNote(ctx context.Context, name string) ([]byte, error) {
 		data []byte
 		err  error
 	)
-	aerr := r.await(ctx, func() { data, err = r.readNote(ctx, name, nil, nil) })
+	aerr := r.await(ctx, func() { data, err = r.readNote(ctx, name, Stamp{}, nil, nil) })
 	if aerr != nil {
 		return nil, notInTime(name, aerr)
 	}

@@ -16,9 +16,10 @@ import (
 const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 	syscall.O_NOCTTY | syscall.O_CLOEXEC
 
-// readNote reads the note called name, a checked name, with five system
-// calls for a note in the root (openat2, fstat, fstatat, read, close) and
-// three more per directory on the way (the second lookup's).
+// readNote reads the note called name, a checked name, with four system
+// calls (openat2, fstat, read, close) when it is the very file seen
+// describes, and otherwise with a second lookup of its name: one more call
+// for a note in the root, three more per directory on the way.
 //
 // Where the kernel has openat2 (Linux 5.6 and later), name is opened in one
 // call relative to the root's own handle, which os.Root opened, with
@@ -36,13 +37,22 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // What is read is then checked on the opened file itself, with fstat:
 // a regular file of at most MaxFileSize bytes with one hard link. The link
 // count alone can be fooled: a hard link to a file outside the root, opened
-// and then removed, leaves the open file with one link. So the name is
-// looked up again (lstat through os.Root) and must still name this very
-// file, with one link.
+// and then removed, leaves the open file with one link. So the opened file
+// must be known to be the one listed in the root:
+//
+//   - seen, when not zero, is a walk's lstat of name, made through the
+//     root's handles, of a regular file with one link. When the opened
+//     file has the same device, inode, size, modification time and change
+//     time, it is that file, listed inside the root, and nothing has
+//     linked, unlinked, renamed or written it since: each of those sets
+//     the change time anew. A hard link made from outside after the walk
+//     is such a change, and so is one removed right after the open.
+//   - Otherwise the name is looked up again (lstat through os.Root) and
+//     must still name this very file, with one link.
 //
 // When stamp is not nil, it is set to the Stamp of the opened file, taken
 // before it is read: a write during the read changes the file's Stamp.
-func (r *Root) readNote(ctx context.Context, name string, buf []byte, stamp *Stamp) ([]byte, error) {
+func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
 	fd, err := r.openNote(name)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
@@ -65,21 +75,10 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte, stamp *Sta
 	case st.Nlink > 1:
 		return nil, refuse(name, ErrHardLinks, nil)
 	}
-	// os.Root's Lstat of a note in the root is one fstatat on the root
-	// handle; a nested one also reopens its directories, any swap of which
-	// shows as a different file here.
-	info, err := r.root.Lstat(filepath.FromSlash(name))
-	if err != nil {
-		return nil, refuse(name, classify(err), err)
-	}
-	at, ok := info.Sys().(*syscall.Stat_t)
-	switch {
-	case info.Mode()&fs.ModeSymlink != 0:
-		return nil, refuse(name, ErrSymlink, nil)
-	case !ok || at.Dev != st.Dev || at.Ino != st.Ino:
-		return nil, refuse(name, ErrNotFound, nil) // replaced since it was opened
-	case at.Nlink > 1:
-		return nil, refuse(name, ErrHardLinks, nil)
+	if seen == (Stamp{}) || statStamp(&st) != seen {
+		if err := r.sameAsName(name, &st); err != nil {
+			return nil, err
+		}
 	}
 	read := func(p []byte) (n int, err error) {
 		err = ignoringEINTR(func() error {
@@ -93,6 +92,28 @@ func (r *Root) readNote(ctx context.Context, name string, buf []byte, stamp *Sta
 		*stamp = r.stamp(&st, time.Now())
 	}
 	return data, err
+}
+
+// sameAsName looks name up again and refuses the read unless it still
+// names the opened file, st, with one link.
+func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
+	// os.Root's Lstat of a note in the root is one fstatat on the root
+	// handle; a nested one also reopens its directories, any swap of which
+	// shows as a different file here.
+	info, err := r.root.Lstat(filepath.FromSlash(name))
+	if err != nil {
+		return refuse(name, classify(err), err)
+	}
+	at, ok := info.Sys().(*syscall.Stat_t)
+	switch {
+	case info.Mode()&fs.ModeSymlink != 0:
+		return refuse(name, ErrSymlink, nil)
+	case !ok || at.Dev != st.Dev || at.Ino != st.Ino:
+		return refuse(name, ErrNotFound, nil) // replaced since it was opened
+	case at.Nlink > 1:
+		return refuse(name, ErrHardLinks, nil)
+	}
+	return nil
 }
 
 // openNote opens name, as readNote describes, and returns the note's

@@ -16,7 +16,7 @@ import (
 // swapped in between that check and the open. The note itself is checked
 // with an Lstat before it is opened and on the opened file after, and only
 // the very file seen at that name is read.
-func (r *Root) readNote(ctx context.Context, name string, buf []byte, _ *Stamp) ([]byte, error) {
+func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _ *Stamp) ([]byte, error) {
 	for dir := path.Dir(name); dir != "."; dir = path.Dir(dir) {
 		info, err := r.root.Lstat(filepath.FromSlash(dir))
 		if err != nil {

@@ -26,7 +26,7 @@ import (
 // outside the root, opened and then removed, leaves the open file with one
 // link. So the name is opened again, and must still be this very file
 // (same volume and file index) with one link.
-func (r *Root) readNote(ctx context.Context, name string, buf []byte, _ *Stamp) ([]byte, error) {
+func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _ *Stamp) ([]byte, error) {
 	if err := checkWindowsName(name); err != nil {
 		return nil, refuse(name, err, nil)
 	}

@@ -30,7 +30,7 @@ type readWorker struct {
 
 type readReq struct {
 	ctx  context.Context
-	name string
+	note Note
 	buf  []byte
 }
 
@@ -41,25 +41,27 @@ type readResp struct {
 	panicked any
 }
 
-// Read returns the contents of the note called name, read into buf's
+// Read returns the contents of the note n, read into buf's
 // storage when it is large enough: with a capacity of at least
 // [MaxFileSize]+1 it never allocates; otherwise the contents are read into
 // new memory. The result aliases buf when it fits, so it is only valid
-// until buf is reused. Every check of [Root.ReadNote] applies. The
+// until buf is reused. Every check of [Root.ReadNote] applies to n.Name,
+// and a Note from a walk spares one of them when the file read is the one
+// the walk saw, unchanged. The
 // [Stamp] returned with the contents is the note's, taken before it was
 // read, or the zero Stamp where none is given.
 //
 // When the read is refused with [ErrNotInTime], the abandoned read may
 // still write into buf's storage later: buf must not be used again. Such a
 // refusal also matches ctx's error with [errors.Is].
-func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, Stamp, error) {
-	r := rd.root
+func (rd *Reader) Read(ctx context.Context, n Note, buf []byte) ([]byte, Stamp, error) {
+	r, name := rd.root, n.Name
 	if err := r.startRead(ctx, name); err != nil {
 		return nil, Stamp{}, err
 	}
 	if ctx.Done() == nil {
 		var st Stamp
-		data, err := r.readNote(ctx, name, buf, &st) // nothing can end the wait
+		data, err := r.readNote(ctx, name, n.seen, buf, &st) // nothing can end the wait
 		return data, st, err
 	}
 	if r.abandoned.Load() >= maxAbandoned {
@@ -72,7 +74,7 @@ func (rd *Reader) Read(ctx context.Context, name string, buf []byte) ([]byte, St
 		rd.w = w
 	}
 	w.state.Store(running)
-	w.req <- readReq{ctx, name, buf}
+	w.req <- readReq{ctx, n, buf}
 	var res readResp
 	select {
 	case res = <-w.resp:
@@ -122,6 +124,6 @@ func (w *readWorker) read(r *Root, q readReq) (res readResp) {
 		}
 	}()
 	var st Stamp
-	data, err := r.readNote(q.ctx, q.name, q.buf, &st)
+	data, err := r.readNote(q.ctx, q.note.Name, q.note.seen, q.buf, &st)
 	return readResp{data: data, stamp: st, err: err}
 }

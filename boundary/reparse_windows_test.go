@@ -27,7 +27,7 @@ func checkRefused(t *testing.T, rootDir, name, skipped string, want error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if contains(listing.Notes, name) {
+	if contains(names(listing), name) {
 		t.Errorf("Walk listed %q", name)
 	}
 	found := false

@@ -33,10 +33,25 @@ func (r *Root) stamp(st *syscall.Stat_t, now time.Time) Stamp {
 	if m.After(limit) || c.After(limit) {
 		return Stamp{}
 	}
+	return statStamp(st)
+}
+
+// statStamp returns the device, inode, size and times of st as a Stamp,
+// whether or not one is given.
+func statStamp(st *syscall.Stat_t) Stamp {
 	return Stamp{
 		dev: uint64(st.Dev), ino: uint64(st.Ino), size: st.Size,
 		mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano(),
 	}
+}
+
+// seenInfo is statStamp for a walk's lstat result.
+func seenInfo(info fs.FileInfo) Stamp {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return Stamp{}
+	}
+	return statStamp(st)
 }
 
 // stampInfo is stamp for a walk's lstat result.

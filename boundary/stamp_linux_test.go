@@ -22,17 +22,17 @@ func TestStamps(t *testing.T) {
 	stamps := func() (walked, read Stamp) {
 		t.Helper()
 		listing, err := r.Walk(context.Background())
-		if err != nil || len(listing.Stamps) != 1 {
+		if err != nil || len(listing.Notes) != 1 {
 			t.Fatalf("Walk: %v, %+v", err, listing)
 		}
 		rd := r.NewReader()
 		defer rd.Close()
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		if _, read, err = rd.Read(ctx, "a.md", nil); err != nil {
+		if _, read, err = rd.Read(ctx, listing.Notes[0], nil); err != nil {
 			t.Fatal(err)
 		}
-		return listing.Stamps[0], read
+		return listing.Notes[0].Stamp, read
 	}
 	if w, rd := stamps(); w != (Stamp{}) || rd != (Stamp{}) {
 		t.Fatalf("a note written just now has Stamps %+v and %+v", w, rd)

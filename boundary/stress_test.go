@@ -60,7 +60,7 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 					cancel()
 					return
 				}
-				names := append([]string{"swap.md", "flip.md", "flip.md", "flip.md", "grow.md", "sub/inner.md", "swap.md/x.md"}, listing.Notes...)
+				names := append([]string{"swap.md", "flip.md", "flip.md", "flip.md", "grow.md", "sub/inner.md", "swap.md/x.md"}, names(listing)...)
 				for _, name := range names {
 					start := time.Now()
 					data, err := root.ReadNote(ctx, name)

@@ -7,7 +7,9 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -17,16 +19,26 @@ type Skipped struct {
 	Reason error  // one of the Err* values of this package
 }
 
+// A Note is a file a walk listed as a note.
+type Note struct {
+	Name string // slash-separated, relative to the root
+	// Stamp is the note's [Stamp] from the walk's own lstat of it, or the
+	// zero Stamp where none is given.
+	Stamp Stamp
+	// seen is the walk's lstat of the note, whether or not a Stamp is
+	// given: a read of this Note that opens the very file the walk saw,
+	// with nothing about it changed since, needs no second lookup of its
+	// name (see readNote). A Note made by hand has none.
+	seen Stamp
+}
+
 // Listing is the result of [Root.Walk].
 type Listing struct {
-	// Notes are the names of the regular files, with one hard link and at
-	// most MaxFileSize bytes when listed, that a read is expected to return,
-	// in byte order of their slash-separated paths. Every check is made
+	// Notes are the regular files, with one hard link and at most
+	// MaxFileSize bytes when listed, that a read is expected to return,
+	// in byte order of their slash-separated names. Every check is made
 	// again on the opened file when one is read.
-	Notes []string
-	// Stamps holds the [Stamp] of each of Notes, from the walk's own lstat
-	// of it, or the zero Stamp where none is given.
-	Stamps []Stamp
+	Notes []Note
 	// Skipped are the entries seen but not listed, in byte order.
 	Skipped []Skipped
 	// Incomplete is set when the walk stopped at MaxEntries or MaxDepth.
@@ -46,26 +58,36 @@ type Listing struct {
 // the walk is then abandoned and Walk returns an error wrapping
 // [ErrNotInTime] and ctx's error.
 func (r *Root) Walk(ctx context.Context) (*Listing, error) {
+	var notes []Note
+	listing, err := r.WalkFunc(ctx, func(n Note) { notes = append(notes, n) })
+	if err != nil {
+		return nil, err
+	}
+	listing.Notes = notes
+	return listing, nil
+}
+
+// WalkFunc is [Root.Walk] handing each note to yield as soon as the walk
+// knows it comes next, in the order of [Listing.Notes], instead of in the
+// Listing it returns, whose Notes is nil. So a caller can read the first
+// notes while the walk goes on. yield runs on the walk's goroutine and
+// should return promptly. A walk abandoned at ctx's deadline may still call
+// yield after WalkFunc has returned, until it sees that ctx has ended.
+func (r *Root) WalkFunc(ctx context.Context, yield func(Note)) (*Listing, error) {
 	var (
 		listing *Listing
 		err     error
 	)
-	if aerr := r.await(ctx, func() { listing, err = r.walk(ctx) }); aerr != nil {
+	if aerr := r.await(ctx, func() { listing, err = r.walk(ctx, yield) }); aerr != nil {
 		return nil, fmt.Errorf("listing the root: %w", aerr)
 	}
 	return listing, err
 }
 
-func (r *Root) walk(ctx context.Context) (*Listing, error) {
-	w := &walker{root: r, mounts: r.mountPoints(), now: time.Now(), listing: &Listing{}}
+func (r *Root) walk(ctx context.Context, yield func(Note)) (*Listing, error) {
+	w := &walker{root: r, mounts: r.mountPoints(), now: time.Now(), yield: yield, listing: &Listing{}}
 	if err := w.dir(ctx, ".", 0); err != nil {
 		return nil, err
-	}
-	sort.Slice(w.notes, func(i, j int) bool { return w.notes[i].name < w.notes[j].name })
-	w.listing.Notes = make([]string, len(w.notes))
-	w.listing.Stamps = make([]Stamp, len(w.notes))
-	for i, n := range w.notes {
-		w.listing.Notes[i], w.listing.Stamps[i] = n.name, n.stamp
 	}
 	sort.Slice(w.listing.Skipped, func(i, j int) bool {
 		return w.listing.Skipped[i].Name < w.listing.Skipped[j].Name
@@ -78,13 +100,8 @@ type walker struct {
 	mounts  map[string]bool // mount points below the root
 	now     time.Time       // when the walk started, for Stamps
 	seen    int
-	notes   []listed
+	yield   func(Note)
 	listing *Listing
-}
-
-type listed struct {
-	name  string
-	stamp Stamp
 }
 
 func (w *walker) dir(ctx context.Context, dir string, depth int) error {
@@ -105,19 +122,18 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 		return nil
 	}
 	defer f.Close()
+	var entries []fs.DirEntry
 	for {
 		budget := MaxEntries - w.seen
 		if budget <= 0 {
 			w.listing.Incomplete = true
-			return nil
+			break
 		}
-		entries, err := f.ReadDir(min(budget, 1000))
-		w.seen += len(entries)
-		for _, e := range entries {
-			w.entry(ctx, dir, e, depth)
-		}
-		if errors.Is(err, io.EOF) || (err == nil && len(entries) == 0) {
-			return nil
+		more, err := f.ReadDir(min(budget, 1000))
+		w.seen += len(more)
+		entries = append(entries, more...)
+		if errors.Is(err, io.EOF) || (err == nil && len(more) == 0) {
+			break
 		}
 		if err != nil {
 			if dir == "." {
@@ -127,6 +143,29 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 			return nil
 		}
 	}
+	// Entries are taken in byte order of the names they lead to (a
+	// directory's names all start with its own and a "/"), so that notes
+	// are handed on in the order of the whole listing, as they are found.
+	keyed := make([]keyedEntry, len(entries))
+	for i, e := range entries {
+		keyed[i] = keyedEntry{e.Name(), e}
+		if e.IsDir() {
+			keyed[i].key += "/"
+		}
+	}
+	slices.SortFunc(keyed, func(a, b keyedEntry) int { return strings.Compare(a.key, b.key) })
+	for _, k := range keyed {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		w.entry(ctx, dir, k.e, depth)
+	}
+	return nil
+}
+
+type keyedEntry struct {
+	key string
+	e   fs.DirEntry
 }
 
 func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int) {
@@ -175,7 +214,7 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 			w.skip(rel, reason)
 			return
 		}
-		w.notes = append(w.notes, listed{rel, w.root.stampInfo(info, w.now)})
+		w.yield(Note{Name: rel, Stamp: w.root.stampInfo(info, w.now), seen: seenInfo(info)})
 	default:
 		w.skip(rel, ErrNotRegular)
 	}

@@ -11,7 +11,7 @@ import (
 
 // fileResult is what searching one note gave.
 type fileResult struct {
-	name    string
+	note    boundary.Note
 	matches []Match // at most MaxMatches, copied out of the read buffer
 	more    bool    // the note holds more than MaxMatches passages
 	reason  error   // why the note was not searched (a boundary reason), or nil
@@ -36,22 +36,27 @@ var bufPool = sync.Pool{New: func() any {
 // in memory while keeping every core busy when one note is slow.
 const lookahead = 16
 
-// scan searches the notes in names and hands their results to visit in the
-// order of names, until visit returns true or every note was visited. Notes
-// are read and searched on up to GOMAXPROCS goroutines; the notes after the
-// one where visit stops may have been read, but their results are never
-// used, so the answer is exactly that of searching one note after another.
-// scan returns only once no goroutine it started is still running.
-func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, visit func(*fileResult) (stop bool)) error {
-	workers := min(runtime.GOMAXPROCS(0), len(names))
+// scan searches the notes notes is fed and hands their results to visit in
+// the feed's order, until visit returns true or every note was visited.
+// Notes are read and searched on up to GOMAXPROCS goroutines as soon as
+// the feed has them; the notes after the one where visit stops may have
+// been read, but their results are never used, so the answer is exactly
+// that of searching one note after another. scan returns only once no
+// goroutine it started is still running.
+func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit func(*fileResult) (stop bool)) error {
+	workers := runtime.GOMAXPROCS(0)
 	if workers <= 1 {
 		rd := root.NewReader()
 		defer rd.Close()
-		for _, name := range names {
-			if err := ctx.Err(); err != nil {
+		for i := 0; ; i++ {
+			n, ok, err := notes.at(ctx, i)
+			if err != nil {
 				return err
 			}
-			f := fileResult{name: name}
+			if !ok {
+				return nil
+			}
+			f := fileResult{note: n}
 			searchFile(ctx, rd, q, &f)
 			if f.err != nil {
 				return f.err
@@ -60,7 +65,6 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 				return nil
 			}
 		}
-		return nil
 	}
 
 	ctx, cancel := context.WithCancel(ctx)
@@ -72,12 +76,16 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, names []string, vi
 	order := make(chan *fileResult, workers*lookahead)
 	jobs := make(chan *fileResult, workers)
 	wg.Add(1 + workers)
-	go func() { // dispatch in name order
+	go func() { // dispatch in the feed's order
 		defer wg.Done()
 		defer close(jobs)
 		defer close(order)
-		for _, name := range names {
-			f := &fileResult{name: name, done: make(chan struct{})}
+		for i := 0; ; i++ {
+			n, ok, err := notes.at(ctx, i)
+			if err != nil || !ok {
+				return
+			}
+			f := &fileResult{note: n, done: make(chan struct{})}
 			select {
 			case order <- f:
 			case <-ctx.Done():
@@ -143,7 +151,7 @@ func searchFileRecover(ctx context.Context, rd *boundary.Reader, q *Query, f *fi
 // copying what it returns out of the buffer.
 func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
 	bp := bufPool.Get().(*[]byte)
-	text, _, err := rd.Read(ctx, f.name, *bp)
+	text, _, err := rd.Read(ctx, f.note, *bp)
 	if errors.Is(err, boundary.ErrNotInTime) {
 		// An abandoned read may still write into the buffer: it is left
 		// to the garbage collector, never reused.
@@ -165,7 +173,7 @@ func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResul
 		f.matches = make([]Match, len(passages))
 		for i, p := range passages {
 			f.matches[i] = Match{
-				File:    f.name,
+				File:    f.note.Name,
 				NoteID:  p.NoteID,
 				Line:    p.Line,
 				Passage: string(text[p.Start:p.End]),

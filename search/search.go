@@ -104,24 +104,41 @@ func Run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 }
 
 func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*Result, error) {
-	listing, err := root.Walk(ctx)
-	if err != nil {
-		return nil, err
-	}
-	notes := listing.Notes
+	var call *summaryCall
 	if sums != nil {
-		notes = sums.begin(listing, q)
-		defer sums.end(root)
+		call = sums.begin(q)
 	}
+	// The walk feeds the scan as it goes. It is left to finish even when
+	// the scan stops early, so the files it skipped are all reported.
+	notes := newFeed()
+	var (
+		listing *boundary.Listing
+		werr    error
+		walked  = make(chan struct{})
+	)
+	defer func() {
+		<-walked
+		if call != nil {
+			call.end(root, werr == nil)
+		}
+	}()
+	go func() {
+		defer close(walked)
+		defer notes.finish()
+		listing, werr = root.WalkFunc(ctx, func(n boundary.Note) {
+			if call == nil || call.mustRead(n) {
+				notes.add(n)
+			}
+		})
+	}()
 	res := &Result{Query: q.String(), Matches: []Match{}, Skipped: []Skipped{}}
 	var skipped []boundary.Skipped
-	skipped = append(skipped, listing.Skipped...)
 	visited, late := 0, false
-	err = scan(ctx, root, q, notes, func(f *fileResult) (stop bool) {
+	err := scan(ctx, root, q, notes, func(f *fileResult) (stop bool) {
 		visited++
 		if f.reason != nil {
 			late = late || f.reason == boundary.ErrNotInTime
-			skipped = append(skipped, boundary.Skipped{Name: f.name, Reason: f.reason})
+			skipped = append(skipped, boundary.Skipped{Name: f.note.Name, Reason: f.reason})
 			return false
 		}
 		room := MaxMatches - len(res.Matches)
@@ -132,11 +149,16 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 		}
 		return false
 	})
+	<-walked
+	if werr != nil {
+		return nil, werr
+	}
+	skipped = append(skipped, listing.Skipped...)
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Out of time: what was found stands, and every note not visited
 		// is reported.
-		for _, name := range notes[visited:] {
-			skipped = append(skipped, boundary.Skipped{Name: name, Reason: errNotReached})
+		for _, n := range notes.all()[visited:] {
+			skipped = append(skipped, boundary.Skipped{Name: n.Name, Reason: errNotReached})
 		}
 		late, err = true, nil
 	}

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"sort"
 	"sync"
 
 	"practice-notes/boundary"
@@ -41,13 +40,15 @@ type Summaries struct {
 
 	mu       sync.Mutex
 	notes    map[string]*summary
-	pending  []string // notes the last call found without a current summary
-	calls    int      // calls in progress
-	building bool     // the goroutine making summaries runs
+	pending  []boundary.Note // notes the last call found without a current summary
+	calls    int             // calls in progress
+	gen      uint64          // calls begun
+	building bool            // the goroutine making summaries runs
 }
 
 type summary struct {
 	stamp boundary.Stamp
+	gen   uint64 // the last call whose walk listed the note
 	f     filter
 }
 
@@ -64,60 +65,81 @@ func (s *Summaries) Close() {
 	s.wg.Wait()
 }
 
-// begin starts a call over listing and returns the notes it must read:
-// those not known, by a current summary, to be unable to match q.
-func (s *Summaries) begin(listing *boundary.Listing, q *Query) []string {
+// A summaryCall is one call's use of Summaries.
+type summaryCall struct {
+	s       *Summaries
+	bits    []uint32 // the query's trigrams
+	gen     uint64   // the call's mark on the summaries it saw listed
+	listed  int      // notes listed so far
+	pending []boundary.Note
+}
+
+// begin starts a call for q; the call's walk then hands every note it lists
+// to mustRead, and the call ends with end.
+func (s *Summaries) begin(q *Query) *summaryCall {
 	bits := q.gramBits()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls++
-	if len(s.notes) > len(listing.Notes) || len(s.notes) >= maxSummaries {
-		s.prune(listing.Notes)
-	}
-	read := make([]string, 0, len(listing.Notes))
-	s.pending = s.pending[:0]
-	for i, name := range listing.Notes {
-		st := listing.Stamps[i]
-		if st == (boundary.Stamp{}) {
-			read = append(read, name)
-			continue
-		}
-		sm := s.notes[name]
-		if sm != nil && sm.stamp == st {
-			if sm.f.mayHold(bits) {
-				read = append(read, name)
-			}
-			continue
-		}
-		read = append(read, name)
-		if sm != nil || len(s.notes)+len(s.pending) < maxSummaries {
-			s.pending = append(s.pending, name)
-		}
-	}
-	return read
+	s.gen++
+	return &summaryCall{s: s, bits: bits, gen: s.gen}
 }
 
-// prune forgets the summaries of notes no longer listed; names is sorted.
-func (s *Summaries) prune(names []string) {
-	for name := range s.notes {
-		if i := sort.SearchStrings(names, name); i == len(names) || names[i] != name {
-			delete(s.notes, name)
+// mustRead reports whether the call must read n: it must unless a current
+// summary shows n cannot match the query. Notes are handed to it in the
+// order of the walk, on the walk's goroutine.
+func (c *summaryCall) mustRead(n boundary.Note) bool {
+	s := c.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c.listed++
+	if n.Stamp == (boundary.Stamp{}) {
+		return true
+	}
+	sm := s.notes[n.Name]
+	if sm != nil {
+		sm.gen = max(sm.gen, c.gen)
+		if sm.stamp == n.Stamp {
+			return sm.f.mayHold(c.bits)
 		}
 	}
+	if sm != nil || len(s.notes)+len(c.pending) < maxSummaries {
+		c.pending = append(c.pending, n)
+	}
+	return true
 }
 
-// end ends a call begun with begin, and starts making the missing
-// summaries once no call is in progress.
-func (s *Summaries) end(root *boundary.Root) {
+// end ends the call. When its walk listed the whole folder (complete),
+// the summaries of notes no longer listed are forgotten and the notes the
+// call found without a current summary are the ones to summarise next;
+// summarising starts once no call is in progress.
+func (c *summaryCall) end(root *boundary.Root, complete bool) {
+	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls--
+	if complete {
+		if len(s.notes) > c.listed || len(s.notes) >= maxSummaries {
+			s.prune(c.gen)
+		}
+		s.pending = c.pending
+	}
 	if s.calls > 0 || s.building || len(s.pending) == 0 || s.ctx.Err() != nil {
 		return
 	}
 	s.building = true
 	s.wg.Add(1)
 	go s.build(root)
+}
+
+// prune forgets the summaries of notes that no walk since the one of the
+// call marked gen has listed.
+func (s *Summaries) prune(gen uint64) {
+	for name, sm := range s.notes {
+		if sm.gen < gen {
+			delete(s.notes, name)
+		}
+	}
 }
 
 // build summarises pending notes until none is left, a call starts or
@@ -135,12 +157,12 @@ func (s *Summaries) build(root *boundary.Root) {
 			s.mu.Unlock()
 			return
 		}
-		name := s.pending[len(s.pending)-1]
+		n := s.pending[len(s.pending)-1]
 		s.pending = s.pending[:len(s.pending)-1]
 		s.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(s.ctx, Timeout)
-		text, st, err := rd.Read(ctx, name, buf)
+		text, st, err := rd.Read(ctx, n, buf)
 		cancel()
 		if errors.Is(err, boundary.ErrNotInTime) {
 			// The abandoned read may still write into buf.
@@ -154,8 +176,9 @@ func (s *Summaries) build(root *boundary.Root) {
 		sm := &summary{stamp: st}
 		sm.f.add(folded)
 		s.mu.Lock()
-		if _, ok := s.notes[name]; ok || len(s.notes) < maxSummaries {
-			s.notes[name] = sm
+		if _, ok := s.notes[n.Name]; ok || len(s.notes) < maxSummaries {
+			sm.gen = s.gen
+			s.notes[n.Name] = sm
 		}
 		s.mu.Unlock()
 	}
