@@ -8,9 +8,10 @@ import (
 	"practice-notes/boundary"
 )
 
-// maxSummaries is how many notes are summarised at most, about 1.1 KiB
-// each: beyond it, notes are read on every call, and memory stays flat
-// however large the folder grows.
+// maxSummaries is how many notes are summarised at most, about 1.2 KiB of
+// heap each (TestSummariesCapAndMemory measures it), so 9.3 MiB at most:
+// beyond it, notes are read on every call, and memory stays flat however
+// large the folder grows.
 const maxSummaries = 8192
 
 // Summaries keeps, across the calls of one long-lived server, a filter of
@@ -44,6 +45,7 @@ type Summaries struct {
 	calls    int             // calls in progress
 	gen      uint64          // calls begun
 	building bool            // the goroutine making summaries runs
+	limit    int             // most notes summarised: maxSummaries, lower in tests
 }
 
 type summary struct {
@@ -55,7 +57,7 @@ type summary struct {
 // NewSummaries returns an empty set of summaries.
 func NewSummaries() *Summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}}
+	return &Summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries}
 }
 
 // Close stops making summaries and waits until no read of a note is in
@@ -103,7 +105,7 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 			return sm.f.mayHold(c.bits)
 		}
 	}
-	if sm != nil || len(s.notes)+len(c.pending) < maxSummaries {
+	if sm != nil || len(s.notes)+len(c.pending) < s.limit {
 		c.pending = append(c.pending, n)
 	}
 	return true
@@ -119,7 +121,7 @@ func (c *summaryCall) end(root *boundary.Root, complete bool) {
 	defer s.mu.Unlock()
 	s.calls--
 	if complete {
-		if len(s.notes) > c.listed || len(s.notes) >= maxSummaries {
+		if len(s.notes) > c.listed || len(s.notes) >= s.limit {
 			s.prune(c.gen)
 		}
 		s.pending = c.pending
@@ -176,7 +178,7 @@ func (s *Summaries) build(root *boundary.Root) {
 		sm := &summary{stamp: st}
 		sm.f.add(folded)
 		s.mu.Lock()
-		if _, ok := s.notes[n.Name]; ok || len(s.notes) < maxSummaries {
+		if _, ok := s.notes[n.Name]; ok || len(s.notes) < s.limit {
 			sm.gen = s.gen
 			s.notes[n.Name] = sm
 		}

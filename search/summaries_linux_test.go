@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -312,5 +313,70 @@ func TestSummariesMatchFreshReads(t *testing.T) {
 	sums.mu.Unlock()
 	if made == 0 {
 		t.Error("no summary was made: the test compared nothing")
+	}
+}
+
+// TestSummariesCapAndMemory: no more notes than the cap are summarised,
+// the notes beyond it are read on every call and still answered, and a
+// summary costs about 1.2 KiB of heap, so memory stays bounded however
+// large the folder grows.
+func TestSummariesCapAndMemory(t *testing.T) {
+	const notes, limit = 300, 200
+	dir := t.TempDir()
+	for i := range notes {
+		text := fmt.Sprintf("## N%d · Note\n\nThe note numbered %d of the folder.\n", i, i)
+		if i == notes-1 {
+			text += "The velvet lantern is lit.\n"
+		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("n%04d.md", i)), text)
+	}
+	time.Sleep(settleTime)
+	root, sums, reads := cachedRoot(t, dir)
+	sums.limit = limit
+	want := search(t, root, phrase, nil)
+	if len(want.Matches) != 1 {
+		t.Fatalf("the planted phrase gave %d passages; want 1", len(want.Matches))
+	}
+	search(t, root, phrase, sums)
+	waitBuilt(t, sums)
+	sums.mu.Lock()
+	summarised := len(sums.notes)
+	sums.mu.Unlock()
+	if summarised != limit {
+		t.Fatalf("%d notes summarised; want the cap, %d", summarised, limit)
+	}
+	reads.Store(0)
+	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {
+		t.Errorf("answer with summaries at the cap (-fresh +cached):\n%s", diff)
+	}
+	// The planted note sorts last, beyond the cap, so it is read; of the
+	// summarised notes, only those the filter cannot rule out are.
+	if n := reads.Load(); n < notes-limit || n > notes-limit+limit/10 {
+		t.Errorf("%d notes read with %d of %d summarised; want about %d", n, limit, notes, notes-limit)
+	}
+
+	// Heap held by the summaries: measured by dropping them. Two
+	// collections empty the read buffers' pool first.
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	sums.mu.Lock()
+	kept := sums.notes
+	sums.mu.Unlock()
+	with := heap()
+	runtime.KeepAlive(kept)
+	sums.mu.Lock()
+	sums.notes = map[string]*summary{}
+	sums.mu.Unlock()
+	kept = nil
+	without := heap()
+	per := float64(int64(with)-int64(without)) / limit
+	t.Logf("summaries hold %.0f bytes of heap per note", per)
+	if per > 1280 {
+		t.Errorf("summaries hold %.0f bytes of heap per note; want about 1.2 KiB", per)
 	}
 }
