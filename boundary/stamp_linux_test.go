@@ -32,7 +32,7 @@ func TestStamps(t *testing.T) {
 		if _, read, err = rd.Read(ctx, listing.Notes[0], nil); err != nil {
 			t.Fatal(err)
 		}
-		return listing.Notes[0].Stamp, read
+		return listing.Notes[0].Stamp(), read
 	}
 	if w, rd := stamps(); w != (Stamp{}) || rd != (Stamp{}) {
 		t.Fatalf("a note written just now has Stamps %+v and %+v", w, rd)

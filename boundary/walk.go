@@ -22,14 +22,22 @@ type Skipped struct {
 // A Note is a file a walk listed as a note.
 type Note struct {
 	Name string // slash-separated, relative to the root
-	// Stamp is the note's [Stamp] from the walk's own lstat of it, or the
-	// zero Stamp where none is given.
-	Stamp Stamp
 	// seen is the walk's lstat of the note, whether or not a Stamp is
 	// given: a read of this Note that opens the very file the walk saw,
 	// with nothing about it changed since, needs no second lookup of its
 	// name (see readNote). A Note made by hand has none.
 	seen Stamp
+	// stamped says the note is given a Stamp, which is then seen.
+	stamped bool
+}
+
+// Stamp returns the note's [Stamp] from the walk's own lstat of it, or the
+// zero Stamp where none is given.
+func (n Note) Stamp() Stamp {
+	if n.stamped {
+		return n.seen
+	}
+	return Stamp{}
 }
 
 // Listing is the result of [Root.Walk].
@@ -122,17 +130,27 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 		return nil
 	}
 	defer f.Close()
-	var entries []fs.DirEntry
+	// Each entry is examined as it is listed, and what it leads to is kept
+	// (a note to hand on, a directory to enter) under the key of the names
+	// it leads to: its own name, with a "/" after a directory's, since a
+	// directory's names all start so. Taking them in byte order of their
+	// keys hands notes on in the order of the whole listing, as they are
+	// found, while only the entries that lead somewhere are kept.
+	var items []item
 	for {
 		budget := MaxEntries - w.seen
 		if budget <= 0 {
 			w.listing.Incomplete = true
 			break
 		}
-		more, err := f.ReadDir(min(budget, 1000))
-		w.seen += len(more)
-		entries = append(entries, more...)
-		if errors.Is(err, io.EOF) || (err == nil && len(more) == 0) {
+		entries, err := f.ReadDir(min(budget, 1000))
+		w.seen += len(entries)
+		for _, e := range entries {
+			if it, ok := w.entry(dir, e, depth); ok {
+				items = append(items, it)
+			}
+		}
+		if errors.Is(err, io.EOF) || (err == nil && len(entries) == 0) {
 			break
 		}
 		if err != nil {
@@ -143,35 +161,34 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 			return nil
 		}
 	}
-	// Entries are taken in byte order of the names they lead to (a
-	// directory's names all start with its own and a "/"), so that notes
-	// are handed on in the order of the whole listing, as they are found.
-	keyed := make([]keyedEntry, len(entries))
-	for i, e := range entries {
-		keyed[i] = keyedEntry{e.Name(), e}
-		if e.IsDir() {
-			keyed[i].key += "/"
-		}
-	}
-	slices.SortFunc(keyed, func(a, b keyedEntry) int { return strings.Compare(a.key, b.key) })
-	for _, k := range keyed {
+	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+	for _, it := range items {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		w.entry(ctx, dir, k.e, depth)
+		if it.dir {
+			w.dir(ctx, it.note.Name, depth+1)
+		} else {
+			w.yield(it.note)
+		}
 	}
 	return nil
 }
 
-type keyedEntry struct {
-	key string
-	e   fs.DirEntry
+// An item is where an entry of a directory leads: a note, or a directory
+// named by note.Name.
+type item struct {
+	key  string
+	dir  bool
+	note Note
 }
 
-func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int) {
+// entry examines one entry of dir: it records the entry in Skipped, or
+// returns where it leads, or neither for a file that is not a note.
+func (w *walker) entry(dir string, e fs.DirEntry, depth int) (item, bool) {
 	name := e.Name()
 	if isHidden(name) {
-		return
+		return item{}, false
 	}
 	rel := name
 	if dir != "." {
@@ -179,18 +196,18 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 	}
 	if reason := w.root.entryRefusal(rel, e); reason != nil { // per system
 		w.skip(rel, reason)
-		return
+		return item{}, false
 	}
 	// A directory opened through os.Root is listed with an lstat of every
 	// entry (on unix, Go 1.26), so Info costs no system call here.
 	info, err := e.Info()
 	if err != nil {
 		w.skip(rel, classify(err))
-		return
+		return item{}, false
 	}
 	if w.mounts[rel] || !w.root.onRootDevice(info) {
 		w.skip(rel, ErrMountPoint)
-		return
+		return item{}, false
 	}
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
@@ -198,26 +215,28 @@ func (w *walker) entry(ctx context.Context, dir string, e fs.DirEntry, depth int
 	case t.IsDir():
 		if depth+1 > MaxDepth {
 			w.listing.Incomplete = true
-			return
+			return item{}, false
 		}
-		w.dir(ctx, rel, depth+1)
+		return item{key: name + "/", dir: true, note: Note{Name: rel}}, true
 	case !IsNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
 		if CheckName(rel) != nil {
 			w.skip(rel, ErrInvalidName)
-			return
+			return item{}, false
 		}
 		// A note that would be refused on reading is refused now, and every
 		// listed note is one a read is expected to return.
 		if reason := checkInfo(info); reason != nil {
 			w.skip(rel, reason)
-			return
+			return item{}, false
 		}
-		w.yield(Note{Name: rel, Stamp: w.root.stampInfo(info, w.now), seen: seenInfo(info)})
+		stamped := w.root.stampInfo(info, w.now) != (Stamp{})
+		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: stamped}}, true
 	default:
 		w.skip(rel, ErrNotRegular)
 	}
+	return item{}, false
 }
 
 func (w *walker) skip(name string, reason error) {

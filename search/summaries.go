@@ -95,13 +95,13 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	c.listed++
-	if n.Stamp == (boundary.Stamp{}) {
+	if n.Stamp() == (boundary.Stamp{}) {
 		return true
 	}
 	sm := s.notes[n.Name]
 	if sm != nil {
 		sm.gen = max(sm.gen, c.gen)
-		if sm.stamp == n.Stamp {
+		if sm.stamp == n.Stamp() {
 			return sm.f.mayHold(c.bits)
 		}
 	}

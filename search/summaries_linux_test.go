@@ -42,7 +42,7 @@ func cachedRoot(t *testing.T, dir string) (*boundary.Root, *Summaries, *atomic.I
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(listing.Notes) == 0 || listing.Notes[0].Stamp == (boundary.Stamp{}) {
+	if len(listing.Notes) == 0 || listing.Notes[0].Stamp() == (boundary.Stamp{}) {
 		t.Skip("the temporary folder is on a file system whose times are not trusted, where summaries are never used")
 	}
 	sums := NewSummaries()
