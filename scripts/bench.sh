@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks practice-notes over real stdio against ripgrep and grep run as
 # whole processes, on three generated corpora:
-#   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB.
+#   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB;
+# and measures the server's peak memory alone on two more, past the
+# summaries' cap of 8,192 notes: 10,000 and 40,000 files of 2 KB.
 # It builds the binary, generates the corpora (deterministic, fictional
 # notes; see tests/corpus), measures spawn-to-first-reply time, the first
 # call of a fresh server, tools/call p50/p99 for a present, an absent, an
@@ -65,6 +67,8 @@ gen() {
 gen small 1 2500 1
 gen medium 1000 20000 8
 gen large 5000 60000 8
+gen notes10k 10000 2000 8
+gen notes40k 40000 2000 8
 
 # Both sides search from the page cache.
 cat "$corpora"/small/*.md "$corpora"/medium/*/*.md "$corpora"/large/*/*.md >/dev/null
@@ -82,7 +86,9 @@ echo "== measuring (this takes a few minutes)" >&2
   -calls "$calls" -spawns "$spawns" -want 1,8,8 \
   -corpus "small=$corpora/small" \
   -corpus "medium=$corpora/medium" \
-  -corpus "large=$corpora/large" >"$work/table.md"
+  -corpus "large=$corpora/large" \
+  -rss-corpus "notes10k=$corpora/notes10k" \
+  -rss-corpus "notes40k=$corpora/notes40k" >"$work/table.md"
 
 {
   echo "## practice-notes benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
