@@ -68,6 +68,10 @@ func startPipeServer(tb testing.TB, dir string) *pipeServer {
 	if err != nil {
 		tb.Fatal(err)
 	}
+	// Fd puts the server's end in blocking mode, as the standard input
+	// os/exec gives a child is: reads then block in read(2) rather than
+	// wait in Go's network poller.
+	inR.Fd()
 	outR, outW, err := os.Pipe()
 	if err != nil {
 		tb.Fatal(err)
