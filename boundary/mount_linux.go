@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"unsafe"
 )
@@ -25,6 +26,7 @@ type rootMount struct {
 	// given (see stampedFS); mount points are never crossed, so every
 	// note is on it.
 	stamps bool
+	table  mountTable // mount points below the root, for walks
 }
 
 // initMount records the root's device from the opened root directory.
@@ -61,17 +63,55 @@ func (r *Root) onRootDevice(info fs.FileInfo) bool {
 // every mount point below it, from /proc/self/mountinfo, so that a walk
 // can skip even a bind mount of the root's own file system (same device).
 // Without mountinfo it returns nil; reads still refuse to cross a mount.
+//
+// The table is read again only when it may have changed: mountinfo is kept
+// open, and the kernel flags an open mountinfo with POLLPRI and POLLERR
+// after any mount or unmount in its mount namespace (proc(5)), so an
+// unchanged table costs a walk one ppoll that does not wait, where reading
+// and parsing it cost more than the rest of a walk of a small folder. The
+// returned map is shared by walks and never changed.
 func (r *Root) mountPoints() map[string]bool {
 	if r.mount.real == "" {
 		return nil
 	}
-	f, err := os.Open("/proc/self/mountinfo")
+	t := &r.mount.table
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.info != nil && !mountsChanged(t.info) {
+		return t.points
+	}
+	if t.info != nil {
+		t.info.Close()
+		t.info, t.points = nil, nil
+	}
+	// Opened before it is read, so that a change made after the open,
+	// even one the read below already shows, is flagged on the new file.
+	fd, err := syscall.Open("/proc/self/mountinfo", syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
 	}
-	defer f.Close()
+	// As an *os.File it is closed when the Root is garbage collected.
+	f := os.NewFile(uintptr(fd), "/proc/self/mountinfo")
+	points, err := readMountPoints(f, strings.TrimSuffix(r.mount.real, "/")+"/")
+	if err != nil {
+		f.Close() // read again by the next walk
+		return points
+	}
+	t.info, t.points = f, points
+	return points
+}
+
+// mountTable holds what the last read of mountinfo found (see mountPoints).
+type mountTable struct {
+	mu     sync.Mutex
+	info   *os.File        // mountinfo, open since before points was read; nil before the first read
+	points map[string]bool // mount points below the root, shared by walks
+}
+
+// readMountPoints returns the mount points of mountinfo f that lie below
+// prefix, a directory path ending in "/", relative to it.
+func readMountPoints(f *os.File, prefix string) (map[string]bool, error) {
 	var points map[string]bool
-	prefix := strings.TrimSuffix(r.mount.real, "/") + "/"
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
@@ -88,7 +128,30 @@ func (r *Root) mountPoints() map[string]bool {
 			points[rel] = true
 		}
 	}
-	return points
+	return points, sc.Err()
+}
+
+// pollFd is the kernel's struct pollfd.
+type pollFd struct {
+	fd      int32
+	events  int16
+	revents int16
+}
+
+const (
+	pollPri = 0x2
+	pollErr = 0x8
+)
+
+// mountsChanged reports whether the mount table may have changed since f,
+// an open mountinfo, was opened or last asked. It does not wait; when it
+// cannot tell, it says the table changed.
+func mountsChanged(f *os.File) bool {
+	fds := [1]pollFd{{fd: int32(f.Fd()), events: pollPri}}
+	var now syscall.Timespec // a zero timeout: report, do not wait
+	n, _, errno := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1,
+		uintptr(unsafe.Pointer(&now)), 0, 0, 0)
+	return errno != 0 || n != 0
 }
 
 // unescapeMountinfo undoes mountinfo's octal escapes (\040 for a space).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"reflect"
 	"syscall"
 	"testing"
 
@@ -75,4 +76,58 @@ func TestMountPointsAreNotCrossed(t *testing.T) {
 			t.Errorf("without openat2: ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
 		}
 	}
+}
+
+// The mount table is read again after a mount or an unmount made between
+// two walks, and only then: bind mounts of the root's own file system
+// (same device, so only the table shows them) made after a first walk are
+// skipped by the next one, and listed again once unmounted.
+func TestMountMadeBetweenWalksIsSeen(t *testing.T) {
+	if !fusetest.InPrivateMountNamespace(t) {
+		return
+	}
+	base := t.TempDir()
+	rootDir := filepath.Join(base, "root")
+	outside := filepath.Join(base, "outside")
+	write(t, filepath.Join(outside, "secret.md"), outsideMarker+"\n")
+	write(t, filepath.Join(rootDir, "a.md"), "inside\n")
+	write(t, filepath.Join(rootDir, "file.md"), "inside, until a file is bind-mounted on it\n")
+	write(t, filepath.Join(rootDir, "mnt", "b.md"), "inside, until a directory is bind-mounted on it\n")
+
+	r := open(t, rootDir)
+	ctx := context.Background()
+	walk := func(when string, want *Listing) {
+		t.Helper()
+		got, err := r.Walk(ctx)
+		if err != nil {
+			t.Fatalf("%s: %v", when, err)
+		}
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreFields(Listing{}, "Stamps")); diff != "" {
+			t.Errorf("%s: Walk mismatch (-want +got):\n%s", when, diff)
+		}
+	}
+	unmounted := &Listing{Notes: []string{"a.md", "file.md", "mnt/b.md"}}
+	walk("before any mount", unmounted)
+
+	for _, m := range [][2]string{{outside, "mnt"}, {filepath.Join(outside, "secret.md"), "file.md"}} {
+		if err := syscall.Mount(m[0], filepath.Join(rootDir, m[1]), "", syscall.MS_BIND, ""); err != nil {
+			t.Fatalf("bind mount on %s: %v", m[1], err)
+		}
+		defer syscall.Unmount(filepath.Join(rootDir, m[1]), syscall.MNT_DETACH)
+	}
+	walk("after two bind mounts", &Listing{
+		Notes:   []string{"a.md"},
+		Skipped: []Skipped{{"file.md", ErrMountPoint}, {"mnt", ErrMountPoint}},
+	})
+	first := r.mountPoints()
+	if again := r.mountPoints(); len(first) != 2 || reflect.ValueOf(again).UnsafePointer() != reflect.ValueOf(first).UnsafePointer() {
+		t.Errorf("mount points %v, then %v: want the same two, not read again while nothing was mounted", first, again)
+	}
+
+	for _, name := range []string{"mnt", "file.md"} {
+		if err := syscall.Unmount(filepath.Join(rootDir, name), 0); err != nil {
+			t.Fatalf("unmount %s: %v", name, err)
+		}
+	}
+	walk("after unmounting them", unmounted)
 }
