@@ -102,11 +102,11 @@ func TestMountMadeBetweenWalksIsSeen(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", when, err)
 		}
-		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreFields(Listing{}, "Stamps")); diff != "" {
+		if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreUnexported(Note{})); diff != "" {
 			t.Errorf("%s: Walk mismatch (-want +got):\n%s", when, diff)
 		}
 	}
-	unmounted := &Listing{Notes: []string{"a.md", "file.md", "mnt/b.md"}}
+	unmounted := &Listing{Notes: notes("a.md", "file.md", "mnt/b.md")}
 	walk("before any mount", unmounted)
 
 	for _, m := range [][2]string{{outside, "mnt"}, {filepath.Join(outside, "secret.md"), "file.md"}} {
@@ -116,7 +116,7 @@ func TestMountMadeBetweenWalksIsSeen(t *testing.T) {
 		defer syscall.Unmount(filepath.Join(rootDir, m[1]), syscall.MNT_DETACH)
 	}
 	walk("after two bind mounts", &Listing{
-		Notes:   []string{"a.md"},
+		Notes:   notes("a.md"),
 		Skipped: []Skipped{{"file.md", ErrMountPoint}, {"mnt", ErrMountPoint}},
 	})
 	first := r.mountPoints()
