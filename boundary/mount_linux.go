@@ -90,7 +90,7 @@ func (r *Root) mountPoints() map[string]bool {
 	if err != nil {
 		return nil
 	}
-	// As an *os.File it is closed when the Root is garbage collected.
+	// Closed by Root.Close.
 	f := os.NewFile(uintptr(fd), "/proc/self/mountinfo")
 	points, err := readMountPoints(f, strings.TrimSuffix(r.mount.real, "/")+"/")
 	if err != nil {
@@ -99,6 +99,19 @@ func (r *Root) mountPoints() map[string]bool {
 	}
 	t.info, t.points = f, points
 	return points
+}
+
+// closeMount closes the mountinfo kept open for walks.
+func (r *Root) closeMount() error {
+	t := &r.mount.table
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.info == nil {
+		return nil
+	}
+	err := t.info.Close()
+	t.info, t.points = nil, nil
+	return err
 }
 
 // mountTable holds what the last read of mountinfo found (see mountPoints).

@@ -12,3 +12,5 @@ func (r *Root) initMount() error { return nil }
 func (r *Root) onRootDevice(fs.FileInfo) bool { return true }
 
 func (r *Root) mountPoints() map[string]bool { return nil }
+
+func (r *Root) closeMount() error { return nil }

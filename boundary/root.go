@@ -91,5 +91,5 @@ func (r *Root) Dir() string { return r.dir }
 
 // Close releases the root's directory handles. No read may be in progress.
 func (r *Root) Close() error {
-	return errors.Join(r.dot.Close(), r.root.Close())
+	return errors.Join(r.closeMount(), r.dot.Close(), r.root.Close())
 }
