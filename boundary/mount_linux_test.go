@@ -3,6 +3,7 @@ package boundary
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"reflect"
 	"syscall"
@@ -130,4 +131,35 @@ func TestMountMadeBetweenWalksIsSeen(t *testing.T) {
 		}
 	}
 	walk("after unmounting them", unmounted)
+}
+
+// TestCloseReleasesHandles: after a walk, which keeps mountinfo open, Close
+// leaves no descriptor of the Root open.
+func TestCloseReleasesHandles(t *testing.T) {
+	open := func() int {
+		entries, err := os.ReadDir("/proc/self/fd")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(entries)
+	}
+	dir := t.TempDir()
+	write(t, filepath.Join(dir, "a.md"), "a note\n")
+	before := open()
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Walk(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if r.mount.real != "" && r.mount.table.info == nil {
+		t.Fatal("the walk did not keep mountinfo open")
+	}
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if after := open(); after != before {
+		t.Errorf("%d descriptors open before Open, %d after Close", before, after)
+	}
 }
