@@ -1,7 +1,6 @@
 package boundary
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"slices"
 	"strings"
 	"syscall"
-	"unicode/utf8"
 )
 
 // ReadNote returns the contents of the note called name, a slash-separated
@@ -143,9 +141,4 @@ func classify(err error) error {
 		return ErrSymlink
 	}
 	return ErrUnreadable
-}
-
-// IsText reports whether data is valid UTF-8 without NUL bytes.
-func IsText(data []byte) bool {
-	return bytes.IndexByte(data, 0) < 0 && utf8.Valid(data)
 }
