@@ -41,7 +41,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 		return err
 	}
 	defer root.Close()
-	limitMemory()
+	tuneGC()
 	sums := search.NewSummaries()
 	defer sums.Close() // before the root is closed
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
