@@ -18,6 +18,42 @@ TEXT ·indexPairAVX2(SB), NOSPLIT, $0-40
 	LEAQ 1(SI), DI
 	XORQ CX, CX
 
+loop64: // 64 positions at a time while they all have a next byte
+	LEAQ 64(CX), AX
+	CMPQ AX, BX
+	JGT  loop
+	VMOVDQU (SI)(CX*1), Y4
+	VMOVDQU (DI)(CX*1), Y5
+	VMOVDQU 32(SI)(CX*1), Y6
+	VMOVDQU 32(DI)(CX*1), Y7
+	VPOR    Y1, Y4, Y4
+	VPOR    Y3, Y5, Y5
+	VPOR    Y1, Y6, Y6
+	VPOR    Y3, Y7, Y7
+	VPCMPEQB Y0, Y4, Y4
+	VPCMPEQB Y2, Y5, Y5
+	VPCMPEQB Y0, Y6, Y6
+	VPCMPEQB Y2, Y7, Y7
+	VPAND   Y4, Y5, Y5
+	VPAND   Y6, Y7, Y7
+	VPOR    Y5, Y7, Y8
+	VPMOVMSKB Y8, AX
+	TESTL   AX, AX
+	JNZ     found64
+	ADDQ    $64, CX
+	JMP     loop64
+
+found64:
+	VPMOVMSKB Y5, AX
+	VPMOVMSKB Y7, DX
+	SHLQ    $32, DX
+	ORQ     DX, AX
+	BSFQ    AX, AX
+	ADDQ    CX, AX
+	VZEROUPPER
+	MOVQ AX, ret+32(FP)
+	RET
+
 loop:
 	LEAQ 32(CX), AX
 	CMPQ AX, BX

@@ -274,6 +274,30 @@ func TestIndexPair(t *testing.T) {
 	}
 }
 
+// TestIndexPairAtEveryOffset plants one pair at every offset of texts of
+// many lengths, with nothing like it elsewhere, so that every block and
+// half-block of the vector scan finds it, and the scalar tail after them.
+func TestIndexPairAtEveryOffset(t *testing.T) {
+	if !hasPairScan {
+		t.Skip("no vector pair scan on this machine")
+	}
+	for n := 2; n <= 200; n++ {
+		for at := 0; at+1 < n; at++ {
+			s := bytes.Repeat([]byte("x"), n)
+			s[at], s[at+1] = 'A', 'b'
+			if at+3 < n {
+				s[at+2], s[at+3] = 'a', 'B' // a later match must not be the one found
+			}
+			if got := indexPair(s, 'a', 0x20, 'b', 0x20); got != at {
+				t.Fatalf("indexPair(%d bytes with the pair at %d) = %d", n, at, got)
+			}
+		}
+		if got := indexPair(bytes.Repeat([]byte("x"), n), 'a', 0x20, 'b', 0x20); got != -1 {
+			t.Fatalf("indexPair(%d bytes without the pair) = %d, want -1", n, got)
+		}
+	}
+}
+
 func TestChoosePair(t *testing.T) {
 	if !hasPairScan {
 		t.Skip("no vector pair scan on this machine")
