@@ -171,14 +171,11 @@ func measure(label, dir string, want int) (row, error) {
 			r.firstRG = append(r.firstRG, d)
 		}
 	}
-	s, err := start(dir)
+	s, err := session(dir)
 	if err != nil {
 		return r, err
 	}
 	defer s.kill()
-	if _, err := s.initialize(); err != nil {
-		return r, err
-	}
 	phrases := []struct{ kind, text string }{{"present", *present}, {"absent", *absent}, {"common", *common}, {"early", *early}}
 	for range *warmup {
 		for _, p := range phrases {
@@ -287,16 +284,26 @@ func start(dir string) (*server, error) {
 	return &server{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 1<<20)}, nil
 }
 
+// session starts a server on dir and initializes it.
+func session(dir string) (*server, error) {
+	s, err := start(dir)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := s.initialize(); err != nil {
+		s.kill()
+		return nil, err
+	}
+	return s, nil
+}
+
 // firstCall starts a server, initializes it and times its first call.
 func firstCall(dir string) (time.Duration, error) {
-	s, err := start(dir)
+	s, err := session(dir)
 	if err != nil {
 		return 0, err
 	}
 	defer s.kill()
-	if _, err := s.initialize(); err != nil {
-		return 0, err
-	}
 	d, n, err := s.call(*absent)
 	if err == nil && n != 0 {
 		err = fmt.Errorf("the absent phrase %q gave %d passages", *absent, n)
@@ -311,14 +318,11 @@ func firstCall(dir string) (time.Duration, error) {
 // spawnTime starts a server and times it up to its reply to initialize.
 func spawnTime(dir string) (time.Duration, error) {
 	t0 := time.Now()
-	s, err := start(dir)
+	s, err := session(dir)
 	if err != nil {
 		return 0, err
 	}
 	defer s.kill()
-	if _, err := s.initialize(); err != nil {
-		return 0, err
-	}
 	d := time.Since(t0)
 	_, err = s.close()
 	return d, err

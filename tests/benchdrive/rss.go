@@ -26,14 +26,11 @@ func measureRSS(label, dir string) (rssRow, error) {
 	if r.files, r.bytes, err = corpusSize(dir); err != nil {
 		return r, err
 	}
-	s, err := start(dir)
+	s, err := session(dir)
 	if err != nil {
 		return r, err
 	}
 	defer s.kill()
-	if _, err := s.initialize(); err != nil {
-		return r, err
-	}
 	round := func(n int) error {
 		for range n {
 			for _, p := range []string{*absent, *common, *present, *early} {
