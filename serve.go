@@ -44,6 +44,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	tuneGC()
 	sums := search.NewSummaries()
 	defer sums.Close() // before the root is closed
+	sums.Prepare(root)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if *httpFlag != "" {
 		return serveHTTP(ctx, *httpFlag, newServer(root, sums, log), log)

@@ -32,8 +32,9 @@ const maxSummaries = 8192
 //
 // Summaries are made between calls, not during them: after a call, one
 // goroutine reads the notes that lacked a current summary, stopping as soon
-// as another call starts, so the work never delays an answer. Summaries
-// is safe for concurrent use; Close it before closing the root it reads.
+// as another call starts, so the work never delays an answer; before the
+// first call, Prepare does the same for every note. Summaries is safe for
+// concurrent use; Close it before closing the root it reads.
 type Summaries struct {
 	ctx    context.Context // ended by Close
 	cancel context.CancelFunc
@@ -46,6 +47,9 @@ type Summaries struct {
 	gen      uint64          // calls begun
 	building bool            // the goroutine making summaries runs
 	limit    int             // most notes summarised: maxSummaries, lower in tests
+	// stopPrepare ends the walk Prepare makes; a call that begins while
+	// it runs calls it, so the walk never competes with the call.
+	stopPrepare context.CancelFunc
 }
 
 type summary struct {
@@ -67,6 +71,40 @@ func (s *Summaries) Close() {
 	s.wg.Wait()
 }
 
+// Prepare starts making summaries before any call, so that the first call
+// is answered as fast as the ones after it: on a goroutine of its own it
+// lists root and summarises every note, as after a call. It stops as soon
+// as a call begins (the walk is abandoned; the call's own end then starts
+// summarising again) or Close is called, and does nothing once a call has
+// begun.
+func (s *Summaries) Prepare(root *boundary.Root) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.gen > 0 || s.building || s.ctx.Err() != nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(s.ctx, Timeout)
+	s.building, s.stopPrepare = true, cancel
+	s.wg.Add(1)
+	go func() {
+		listing, err := root.Walk(ctx)
+		cancel()
+		s.mu.Lock()
+		s.stopPrepare = nil
+		if err == nil && s.gen == 0 {
+			for _, n := range listing.Notes {
+				if n.Stamp() != (boundary.Stamp{}) && len(s.pending) < s.limit {
+					s.pending = append(s.pending, n)
+				}
+			}
+		}
+		s.mu.Unlock()
+		// It stops at once while a call is in progress; one that has
+		// already ended left its own notes pending.
+		s.build(root) // calls s.wg.Done
+	}()
+}
+
 // A summaryCall is one call's use of Summaries.
 type summaryCall struct {
 	s       *Summaries
@@ -84,6 +122,9 @@ func (s *Summaries) begin(q *Query) *summaryCall {
 	defer s.mu.Unlock()
 	s.calls++
 	s.gen++
+	if s.stopPrepare != nil {
+		s.stopPrepare()
+	}
 	return &summaryCall{s: s, bits: bits, gen: s.gen}
 }
 

@@ -380,3 +380,96 @@ func TestSummariesCapAndMemory(t *testing.T) {
 		t.Errorf("summaries hold %.0f bytes of heap per note; want about 1.2 KiB", per)
 	}
 }
+
+// TestPrepareBeforeFirstCall: Prepare summarises every note before any
+// call, so the first call reads only the notes the filters let through,
+// and answers as a fresh read does.
+func TestPrepareBeforeFirstCall(t *testing.T) {
+	const notes = 40
+	dir := t.TempDir()
+	for i := range notes {
+		text := fmt.Sprintf("## N%d · Note\n\nThe note numbered %d of the folder.\n", i, i)
+		if i == 7 {
+			text += "The velvet lantern is lit.\n"
+		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("n%02d.md", i)), text)
+	}
+	time.Sleep(settleTime)
+	root, sums, reads := cachedRoot(t, dir)
+	want := search(t, root, phrase, nil)
+	sums.Prepare(root)
+	waitBuilt(t, sums)
+	sums.mu.Lock()
+	summarised := len(sums.notes)
+	sums.mu.Unlock()
+	if summarised != notes {
+		t.Fatalf("%d notes summarised before the first call; want %d", summarised, notes)
+	}
+	reads.Store(0)
+	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {
+		t.Errorf("first call after Prepare (-fresh +prepared):\n%s", diff)
+	}
+	if n := reads.Load(); n < 1 || n > 4 {
+		t.Errorf("the first call read %d notes; want the one holding the phrase and few others", n)
+	}
+}
+
+// TestPrepareYieldsToACall: a call that begins while Prepare is still
+// listing the folder ends that walk at once, is answered as a fresh read
+// is, and the summaries are made after it all the same.
+func TestPrepareYieldsToACall(t *testing.T) {
+	dir := t.TempDir()
+	for i := range 5 {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("n%d.md", i)), fmt.Sprintf("Note %d: the velvet lantern.\n", i))
+	}
+	time.Sleep(settleTime)
+	var (
+		armed     atomic.Bool
+		entered   = make(chan struct{})
+		abandoned = make(chan struct{})
+	)
+	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(ctx context.Context, op boundary.Op, _ string) error {
+		if op == boundary.ListDir && armed.CompareAndSwap(true, false) {
+			close(entered)
+			select {
+			case <-ctx.Done():
+				close(abandoned)
+				return ctx.Err()
+			case <-time.After(10 * time.Second):
+			}
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	want := search(t, root, phrase, nil)
+	if listing, err := root.Walk(context.Background()); err != nil || listing.Notes[0].Stamp() == (boundary.Stamp{}) {
+		t.Skip("the temporary folder is on a file system whose times are not trusted, where summaries are never used")
+	}
+	sums := NewSummaries()
+	t.Cleanup(sums.Close)
+	armed.Store(true)
+	sums.Prepare(root)
+	<-entered
+	start := time.Now()
+	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {
+		t.Errorf("a call during Prepare (-fresh +got):\n%s", diff)
+	}
+	select {
+	case <-abandoned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Prepare's walk was not ended by the call")
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Errorf("the call took %v while Prepare was listing", d)
+	}
+	waitBuilt(t, sums)
+	sums.mu.Lock()
+	summarised := len(sums.notes)
+	sums.mu.Unlock()
+	if summarised != 5 {
+		t.Errorf("%d notes summarised after the call; want 5", summarised)
+	}
+}
