@@ -8,7 +8,8 @@
 # notes; see tests/corpus), measures spawn-to-first-reply time, the first
 # call of a fresh server, tools/call p50/p99 for a present, an absent, an
 # absent common-words and an early-stopping phrase, the server's peak RSS,
-# and rg/grep on the same folders, interleaved (ours, rg, ours, rg...).
+# the heap a note's summary takes, and rg/grep on the same folders,
+# interleaved (ours, rg, ours, rg...).
 # It prints a Markdown report and writes it to $BENCH_OUT.
 #
 # Environment:
@@ -81,6 +82,12 @@ if ! git diff --quiet HEAD -- . 2>/dev/null; then
   rev="$rev with uncommitted changes"
 fi
 
+echo "== measuring the summaries' memory (TestSummariesCapAndMemory)" >&2
+# The test makes summaries of real notes and measures the heap they hold by
+# dropping them; it logs the figure.
+per_note=$(go test -count=1 -run '^TestSummariesCapAndMemory$' -v ./search/ |
+  sed -n 's/.*summaries hold \([0-9]*\) bytes of heap per note.*/\1/p' | head -1)
+
 echo "== measuring (this takes a few minutes)" >&2
 "$work/benchdrive" -bin "$work/practice-notes" -rg "$rg" -grep "$grep" \
   -calls "$calls" -spawns "$spawns" -want 1,8,8 \
@@ -102,5 +109,11 @@ echo "== measuring (this takes a few minutes)" >&2
   echo "Commands: ours is one \`practice-notes serve\` answering \`tools/call search_notes\` over stdio; rg is \`rg -i -F -c PHRASE DIR\`, grep is \`grep -r -i -F -c PHRASE DIR\`, each a whole process."
   echo
   cat "$work/table.md"
+  echo
+  if [ -n "$per_note" ]; then
+    echo "Summary memory: $per_note bytes of heap a note, $(awk -v b="$per_note" 'BEGIN {printf "%.2f", b*1000/1048576}') MiB per 1,000 notes, at most 8,192 notes (TestSummariesCapAndMemory)."
+  else
+    echo "Summary memory: not measured (TestSummariesCapAndMemory did not log it; the folder's file system may give no Stamps)."
+  fi
 } | tee "$out"
 echo "bench.sh: report written to $out" >&2
