@@ -22,15 +22,20 @@ func stampedFS(fd int) bool {
 	return false
 }
 
-// stamp returns the Stamp of st, taken at now, or the zero Stamp when
-// none is given.
-func (r *Root) stamp(st *syscall.Stat_t, now time.Time) Stamp {
+// stamped reports whether st, taken at now, is given a Stamp.
+func (r *Root) stamped(st *syscall.Stat_t, now time.Time) bool {
 	if !r.mount.stamps {
-		return Stamp{}
+		return false
 	}
 	m, c := time.Unix(st.Mtim.Unix()), time.Unix(st.Ctim.Unix())
 	limit := now.Add(-settle)
-	if m.After(limit) || c.After(limit) {
+	return !m.After(limit) && !c.After(limit)
+}
+
+// stamp returns the Stamp of st, taken at now, or the zero Stamp when
+// none is given.
+func (r *Root) stamp(st *syscall.Stat_t, now time.Time) Stamp {
+	if !r.stamped(st, now) {
 		return Stamp{}
 	}
 	return statStamp(st)
@@ -54,11 +59,8 @@ func seenInfo(info fs.FileInfo) Stamp {
 	return statStamp(st)
 }
 
-// stampInfo is stamp for a walk's lstat result.
-func (r *Root) stampInfo(info fs.FileInfo, now time.Time) Stamp {
+// stampedInfo is stamped for a walk's lstat result.
+func (r *Root) stampedInfo(info fs.FileInfo, now time.Time) bool {
 	st, ok := info.Sys().(*syscall.Stat_t)
-	if !ok {
-		return Stamp{}
-	}
-	return r.stamp(st, now)
+	return ok && r.stamped(st, now)
 }

@@ -7,8 +7,8 @@ import (
 	"time"
 )
 
-// stampInfo gives no Stamp where the file system's kind is not checked.
-func (r *Root) stampInfo(fs.FileInfo, time.Time) Stamp { return Stamp{} }
+// stampedInfo gives no Stamp where the file system's kind is not checked.
+func (r *Root) stampedInfo(fs.FileInfo, time.Time) bool { return false }
 
 // seenInfo records nothing: only the Linux read path compares the file it
 // opened with the walk's lstat.

@@ -231,8 +231,7 @@ func (w *walker) entry(dir string, e fs.DirEntry, depth int) (item, bool) {
 			w.skip(rel, reason)
 			return item{}, false
 		}
-		stamped := w.root.stampInfo(info, w.now) != (Stamp{})
-		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: stamped}}, true
+		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
 	default:
 		w.skip(rel, ErrNotRegular)
 	}
