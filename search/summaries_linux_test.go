@@ -64,6 +64,30 @@ func waitBuilt(t *testing.T, sums *Summaries) {
 	t.Fatal("summaries still being made after 10s")
 }
 
+// summarised returns how many notes sums holds a summary of.
+func summarised(sums *Summaries) int {
+	sums.mu.Lock()
+	defer sums.mu.Unlock()
+	return len(sums.notes)
+}
+
+// numberedNotes writes n notes, named in the order they are numbered, the
+// one numbered planted holding the phrase, and waits for them to be given
+// Stamps.
+func numberedNotes(t *testing.T, n, planted int) string {
+	t.Helper()
+	dir := t.TempDir()
+	for i := range n {
+		text := fmt.Sprintf("## N%d · Note\n\nThe note numbered %d of the folder.\n", i, i)
+		if i == planted {
+			text += "The " + phrase + " is lit.\n"
+		}
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("n%05d.md", i)), text)
+	}
+	time.Sleep(settleTime)
+	return dir
+}
+
 func search(t *testing.T, root *boundary.Root, query string, sums *Summaries) *Result {
 	t.Helper()
 	q, err := ParseQuery(query)
@@ -308,9 +332,7 @@ func TestSummariesMatchFreshReads(t *testing.T) {
 			}
 		}
 	}
-	sums.mu.Lock()
-	made := len(sums.notes)
-	sums.mu.Unlock()
+	made := summarised(sums)
 	if made == 0 {
 		t.Error("no summary was made: the test compared nothing")
 	}
@@ -322,15 +344,7 @@ func TestSummariesMatchFreshReads(t *testing.T) {
 // large the folder grows.
 func TestSummariesCapAndMemory(t *testing.T) {
 	const notes, limit = 300, 200
-	dir := t.TempDir()
-	for i := range notes {
-		text := fmt.Sprintf("## N%d · Note\n\nThe note numbered %d of the folder.\n", i, i)
-		if i == notes-1 {
-			text += "The velvet lantern is lit.\n"
-		}
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("n%04d.md", i)), text)
-	}
-	time.Sleep(settleTime)
+	dir := numberedNotes(t, notes, notes-1)
 	root, sums, reads := cachedRoot(t, dir)
 	sums.limit = limit
 	want := search(t, root, phrase, nil)
@@ -339,11 +353,8 @@ func TestSummariesCapAndMemory(t *testing.T) {
 	}
 	search(t, root, phrase, sums)
 	waitBuilt(t, sums)
-	sums.mu.Lock()
-	summarised := len(sums.notes)
-	sums.mu.Unlock()
-	if summarised != limit {
-		t.Fatalf("%d notes summarised; want the cap, %d", summarised, limit)
+	if n := summarised(sums); n != limit {
+		t.Fatalf("%d notes summarised; want the cap, %d", n, limit)
 	}
 	reads.Store(0)
 	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {
@@ -386,24 +397,13 @@ func TestSummariesCapAndMemory(t *testing.T) {
 // and answers as a fresh read does.
 func TestPrepareBeforeFirstCall(t *testing.T) {
 	const notes = 40
-	dir := t.TempDir()
-	for i := range notes {
-		text := fmt.Sprintf("## N%d · Note\n\nThe note numbered %d of the folder.\n", i, i)
-		if i == 7 {
-			text += "The velvet lantern is lit.\n"
-		}
-		writeFile(t, filepath.Join(dir, fmt.Sprintf("n%02d.md", i)), text)
-	}
-	time.Sleep(settleTime)
+	dir := numberedNotes(t, notes, 7)
 	root, sums, reads := cachedRoot(t, dir)
 	want := search(t, root, phrase, nil)
 	sums.Prepare(root)
 	waitBuilt(t, sums)
-	sums.mu.Lock()
-	summarised := len(sums.notes)
-	sums.mu.Unlock()
-	if summarised != notes {
-		t.Fatalf("%d notes summarised before the first call; want %d", summarised, notes)
+	if n := summarised(sums); n != notes {
+		t.Fatalf("%d notes summarised before the first call; want %d", n, notes)
 	}
 	reads.Store(0)
 	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {
@@ -466,10 +466,7 @@ func TestPrepareYieldsToACall(t *testing.T) {
 		t.Errorf("the call took %v while Prepare was listing", d)
 	}
 	waitBuilt(t, sums)
-	sums.mu.Lock()
-	summarised := len(sums.notes)
-	sums.mu.Unlock()
-	if summarised != 5 {
-		t.Errorf("%d notes summarised after the call; want 5", summarised)
+	if n := summarised(sums); n != 5 {
+		t.Errorf("%d notes summarised after the call; want 5", n)
 	}
 }
