@@ -58,7 +58,7 @@ func httpNotes(t *testing.T) string {
 	}
 	t.Cleanup(func() { root.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ts := httptest.NewServer(newHTTPHandler(newServer(root, nil, log), log))
+	ts := httptest.NewServer(newHTTPHandler(newServer(root, nil, nil, log), log))
 	t.Cleanup(ts.Close)
 	return ts.URL + mcpPath
 }

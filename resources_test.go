@@ -32,7 +32,7 @@ func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession
 	t.Cleanup(func() { root.Close() })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newServer(root, nil, log).Connect(ctx, st, nil)
+	ss, err := newServer(root, nil, nil, log).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

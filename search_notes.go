@@ -106,6 +106,7 @@ func (ns *notesServer) searchNotes(ctx context.Context, req *mcp.CallToolRequest
 		}
 		return toolError(fmt.Errorf("search failed: %w", err)), nil
 	}
+	ns.threads.fit(res.Listed)
 	text, err := json.Marshal(res)
 	if err != nil {
 		return nil, err

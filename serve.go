@@ -46,14 +46,15 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	defer sums.Close() // before the root is closed
 	sums.Prepare(root)
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	threads := newThreadFit()
 	if *httpFlag != "" {
-		return serveHTTP(ctx, *httpFlag, newServer(root, sums, log), log)
+		return serveHTTP(ctx, *httpFlag, newServer(root, sums, threads, log), log)
 	}
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, waitingHint(runtime.GOOS))
 	}
 	log.Debug("serving", "root", root.Dir(), "version", version)
-	err = serveOSStdio(ctx, newServer(root, sums, log), log)
+	err = serveOSStdio(ctx, newServer(root, sums, threads, log), log)
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
 	}

@@ -80,6 +80,9 @@ type Result struct {
 	Truncated bool      `json:"truncated"`
 	Message   string    `json:"message"`
 	Skipped   []Skipped `json:"skipped"`
+	// Listed is how many notes the walk listed, searched or not. It is not
+	// part of the tool's answer.
+	Listed int `json:"-"`
 }
 
 // ErrTimeout is returned when the notes folder could not even be listed
@@ -114,6 +117,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 	var (
 		listing *boundary.Listing
 		werr    error
+		listed  int
 		walked  = make(chan struct{})
 	)
 	defer func() {
@@ -126,6 +130,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 		defer close(walked)
 		defer notes.finish()
 		listing, werr = root.WalkFunc(ctx, func(n boundary.Note) {
+			listed++
 			if call == nil || call.mustRead(n) {
 				notes.add(n)
 			}
@@ -170,6 +175,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 		res.Skipped = append(res.Skipped, Skipped{File: s.Name, Reason: s.Reason.Error()})
 	}
 	res.Message = message(res, len(skipped), listing.Incomplete, late)
+	res.Listed = listed
 	return res, nil
 }
 

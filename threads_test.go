@@ -1,0 +1,87 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/boundary"
+)
+
+// TestThreadFit: a search over a folder of a few notes leaves the server
+// on one P; one over more than fewNotes gives it the runtime's default
+// again, and searches are answered alike either way.
+func TestThreadFit(t *testing.T) {
+	if _, set := os.LookupEnv("GOMAXPROCS"); set {
+		t.Skip("GOMAXPROCS is set in the environment, and the server then leaves it alone")
+	}
+	def := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.SetDefaultGOMAXPROCS() })
+	dir := t.TempDir()
+	write := func(i int) {
+		name := filepath.Join(dir, fmt.Sprintf("note-%03d.md", i))
+		if err := os.WriteFile(name, fmt.Appendf(nil, "## N%d · Note\n\nPlanted phrase %d.\n", i, i), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := range 2 {
+		write(i)
+	}
+	root, err := boundary.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	ctx := context.Background()
+	st, ct := mcp.NewInMemoryTransports()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	ss, err := newServer(root, nil, newThreadFit(), log).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "threads-test", Version: "0"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+
+	for _, tc := range []struct {
+		notes, procs int
+	}{
+		{2, 1},
+		{fewNotes, 1},
+		{fewNotes + 1, def},
+		{fewNotes + 1, def},
+		{2, 1}, // the folder shrinks again
+	} {
+		entries, _ := os.ReadDir(dir)
+		for i := len(entries); i < tc.notes; i++ {
+			write(i)
+		}
+		for i := tc.notes; i < len(entries); i++ {
+			if err := os.Remove(filepath.Join(dir, fmt.Sprintf("note-%03d.md", i))); err != nil {
+				t.Fatal(err)
+			}
+		}
+		res := call(t, cs, map[string]any{"query": "planted phrase"})
+		var got struct{ Matches []any }
+		if err := json.Unmarshal([]byte(resultText(res)), &got); err != nil || res.IsError {
+			t.Fatalf("%d notes: %v %+v", tc.notes, err, res)
+		}
+		if want := min(tc.notes, 10); len(got.Matches) != want {
+			t.Errorf("%d notes: %d passages, want %d", tc.notes, len(got.Matches), want)
+		}
+		if n := runtime.GOMAXPROCS(0); n != tc.procs {
+			t.Errorf("after a search over %d notes, GOMAXPROCS is %d; want %d", tc.notes, n, tc.procs)
+		}
+	}
+}
