@@ -78,13 +78,20 @@ func (d *droppedResponse) Error() string {
 // client can tell which of its requests failed. Deeper objects, such as a tool's arguments, are left to
 // their handlers.
 //
-// data is read once, token by token; the message is built from the raw
-// values of its top-level keys.
+// data is read once, byte by byte (scanValidJSON) or, for the rare message
+// that pass leaves undecided, token by token (scanJSON); the message is
+// built from the raw values of its top-level keys.
 func checkMessage(data []byte) (jsonrpc.Message, error) {
 	if !utf8.Valid(data) {
 		return nil, &refusedMessage{code: jsonrpc.CodeParseError, message: "Parse error: the message is not valid UTF-8"}
 	}
-	sc := scanJSON(data, false)
+	sc, ok := jsonScan{}, false
+	if json.Valid(data) {
+		sc, ok = scanValidJSON(data)
+	}
+	if !ok {
+		sc = scanJSON(data, false)
+	}
 	if sc.syntaxErr != nil {
 		// The id is named when it was read whole before the fault.
 		r := &refusedMessage{code: jsonrpc.CodeParseError, message: "Parse error: the message is not valid JSON"}
