@@ -125,3 +125,18 @@ func BenchmarkRunDir(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseQuery measures preparing each query, which every call does
+// before it reads a note.
+func BenchmarkParseQuery(b *testing.B) {
+	for _, bq := range benchQueries {
+		b.Run(bq.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ParseQuery(bq.query); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

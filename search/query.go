@@ -120,14 +120,14 @@ func (q *Query) chooseAnchor() {
 				q.setNeighbours()
 				return
 			}
-			lead := leadBytes(r)
+			lead, n := leadSet(r)
 			cost := 0.0
-			for _, b := range lead {
+			for _, b := range lead[:n] {
 				cost += byteFrequency(b) + 0.2 // each lead byte costs a scan
 			}
 			if best < 0 || cost < best {
 				best = cost
-				q.anchorWord, q.anchorRune, q.lead = wi, ri, lead
+				q.anchorWord, q.anchorRune, q.lead = wi, ri, append([]byte(nil), lead[:n]...)
 			}
 		}
 	}
@@ -163,7 +163,8 @@ func (q *Query) choosePair() {
 // It fails for an orbit with a non-ASCII rune, such as k's (U+212A) or s's
 // (U+017F).
 func asciiClass(r rune) (c, m byte, ok bool) {
-	o := orbit(r)
+	or := orbit(r)
+	o := or.runes()
 	for _, f := range o {
 		if f >= utf8.RuneSelf {
 			return 0, 0, false
@@ -214,7 +215,8 @@ func (q *Query) setNeighbours() {
 	switch {
 	case r > 0:
 		q.needBefore = true
-		for _, f := range orbit(q.words[w][r-1]) {
+		o := orbit(q.words[w][r-1])
+		for _, f := range o.runes() {
 			n := utf8.EncodeRune(buf[:], f)
 			q.before[buf[n-1]] = true
 		}
@@ -227,7 +229,8 @@ func (q *Query) setNeighbours() {
 		// Any invalid byte decodes to U+FFFD: no test.
 	case r+1 < len(q.words[w]):
 		q.needAfter = true
-		for _, b := range leadBytes(q.words[w][r+1]) {
+		lead, n := leadSet(q.words[w][r+1])
+		for _, b := range lead[:n] {
 			q.after[b] = true
 		}
 	case w+1 < len(q.words):
@@ -236,11 +239,23 @@ func (q *Query) setNeighbours() {
 	}
 }
 
-// orbit returns the runes of r's simple case-folding orbit.
-func orbit(r rune) []rune {
-	o := []rune{r}
+// A foldOrbit holds the runes of a simple case-folding orbit, in place:
+// no orbit has more than four (U+0345's), and a query's runes are looked
+// at several times each while it is parsed.
+type foldOrbit struct {
+	r [4]rune
+	n int
+}
+
+func (o *foldOrbit) runes() []rune { return o.r[:o.n] }
+
+// orbit returns r's simple case-folding orbit, r first.
+func orbit(r rune) foldOrbit {
+	o := foldOrbit{n: 1}
+	o.r[0] = r
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
-		o = append(o, f)
+		o.r[o.n] = f
+		o.n++
 	}
 	return o
 }
@@ -249,15 +264,22 @@ func orbit(r rune) []rune {
 // rune in r's simple case-folding orbit. For 'k' that is 'K', 'k' and 0xE2
 // (the Kelvin sign U+212A); for 's' it is 'S', 's' and 0xC5 (U+017F).
 func leadBytes(r rune) []byte {
-	var lead []byte
+	lead, n := leadSet(r)
+	return append([]byte(nil), lead[:n]...)
+}
+
+// leadSet is leadBytes in place: the bytes are lead[:n].
+func leadSet(r rune) (lead [4]byte, n int) {
 	var buf [utf8.UTFMax]byte
-	for _, f := range orbit(r) {
+	o := orbit(r)
+	for _, f := range o.runes() {
 		utf8.EncodeRune(buf[:], f)
-		if !bytes.Contains(lead, buf[:1]) {
-			lead = append(lead, buf[0])
+		if !bytes.Contains(lead[:n], buf[:1]) {
+			lead[n] = buf[0]
+			n++
 		}
 	}
-	return lead
+	return lead, n
 }
 
 // byteFrequency is a rough percentage of how often byte b occurs in English
