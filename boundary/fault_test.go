@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -20,9 +21,14 @@ func TestFaultHook(t *testing.T) {
 	_, rootDir := fixture(t)
 	write(t, filepath.Join(rootDir, "closed", "inner.md"), "inner\n")
 	r := open(t, rootDir)
-	var calls []string
+	var (
+		mu    sync.Mutex // the hook is called concurrently
+		calls []string
+	)
 	r.injectFaults(func(_ context.Context, op Op, name string) error {
+		mu.Lock()
 		calls = append(calls, map[Op]string{ListDir: "list", ReadFile: "read", Opened: "opened"}[op]+" "+name)
+		mu.Unlock()
 		switch {
 		case op == ReadFile && name == "a.md":
 			return &fs.PathError{Op: "open", Path: "/INJECTED/a.md", Err: fs.ErrPermission}

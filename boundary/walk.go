@@ -7,9 +7,11 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -94,7 +96,10 @@ func (r *Root) WalkFunc(ctx context.Context, yield func(Note)) (*Listing, error)
 
 func (r *Root) walk(ctx context.Context, yield func(Note)) (*Listing, error) {
 	w := &walker{root: r, mounts: r.mountPoints(), now: time.Now(), yield: yield, listing: &Listing{}}
-	if err := w.dir(ctx, ".", 0); err != nil {
+	if n := runtime.GOMAXPROCS(0); n > 1 {
+		w.ahead = n
+	}
+	if err := w.dir(ctx, ".", 0, nil); err != nil {
 		return nil, err
 	}
 	sort.Slice(w.listing.Skipped, func(i, j int) bool {
@@ -110,11 +115,85 @@ type walker struct {
 	seen    int
 	yield   func(Note)
 	listing *Listing
+	// ahead is how many directories may be listed ahead of the walk, each
+	// on a goroutine of its own: listing is mostly system calls (getdents
+	// and an lstat per entry), which then run on every core while the walk
+	// hands notes on. pending are those started and not yet taken.
+	ahead   int
+	pending []*pendingList
 }
 
-func (w *walker) dir(ctx context.Context, dir string, depth int) error {
+// A dirList is what listing one directory found.
+type dirList struct {
+	items      []item    // where its entries lead, in byte order of their keys
+	skipped    []Skipped // entries refused, and the directory when it could not be listed
+	seen       int       // entries examined
+	incomplete bool      // the budget ran out, or a directory is too deep to enter
+}
+
+func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingList) error {
 	if err := ctx.Err(); err != nil {
 		return err
+	}
+	budget := MaxEntries - w.seen
+	var l dirList
+	if pre == nil || !pre.usable(budget) {
+		var err error
+		if l, err = w.list(ctx, dir, depth, budget); err != nil {
+			return err
+		}
+	} else {
+		l = pre.l
+	}
+	w.seen += l.seen
+	w.listing.Skipped = append(w.listing.Skipped, l.skipped...)
+	w.listing.Incomplete = w.listing.Incomplete || l.incomplete
+	// Taking the items in byte order of their keys hands notes on in the
+	// order of the whole listing (see list). The next subdirectories are
+	// listed ahead while the walk goes on.
+	var queued []*pendingList
+	next := 0
+	for i, it := range l.items {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !it.dir {
+			w.yield(it.note)
+			continue
+		}
+		var p *pendingList
+		if len(queued) > 0 && queued[0].name == it.note.Name {
+			p, queued = queued[0], queued[1:]
+		}
+		for next = max(next, i+1); next < len(l.items) && w.mayListAhead(); next++ {
+			if l.items[next].dir {
+				queued = append(queued, w.listAhead(ctx, l.items[next].note.Name, depth+1))
+			}
+		}
+		if p != nil {
+			if err := w.take(p); err != nil {
+				return err
+			}
+		}
+		w.dir(ctx, it.note.Name, depth+1, p)
+	}
+	return nil
+}
+
+// list lists dir, examining at most budget entries. Each entry is examined
+// as it is listed, and what it leads to is kept (a note to hand on, a
+// directory to enter) under the key of the names it leads to: its own
+// name, with a "/" after a directory's, since a directory's names all
+// start so. list changes nothing in w, so it may run on any goroutine.
+func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirList, error) {
+	var l dirList
+	unreadable := func() (dirList, error) {
+		if dir == "." {
+			return dirList{}, fmt.Errorf("listing the root: %w", ErrUnreadable)
+		}
+		l.items = nil
+		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: ErrUnreadable})
+		return l, nil
 	}
 	f, err := w.root.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
 	if err == nil {
@@ -123,56 +202,93 @@ func (w *walker) dir(ctx context.Context, dir string, depth int) error {
 		}
 	}
 	if err != nil {
-		if dir == "." {
-			return fmt.Errorf("listing the root: %w", ErrUnreadable)
-		}
-		w.skip(dir, ErrUnreadable)
-		return nil
+		return unreadable()
 	}
 	defer f.Close()
-	// Each entry is examined as it is listed, and what it leads to is kept
-	// (a note to hand on, a directory to enter) under the key of the names
-	// it leads to: its own name, with a "/" after a directory's, since a
-	// directory's names all start so. Taking them in byte order of their
-	// keys hands notes on in the order of the whole listing, as they are
-	// found, while only the entries that lead somewhere are kept.
-	var items []item
 	for {
-		budget := MaxEntries - w.seen
-		if budget <= 0 {
-			w.listing.Incomplete = true
+		if budget-l.seen <= 0 {
+			l.incomplete = true
 			break
 		}
-		entries, err := f.ReadDir(min(budget, 1000))
-		w.seen += len(entries)
+		entries, err := f.ReadDir(min(budget-l.seen, 1000))
+		l.seen += len(entries)
 		for _, e := range entries {
-			if it, ok := w.entry(dir, e, depth); ok {
-				items = append(items, it)
+			if it, ok := w.entry(&l, dir, e, depth); ok {
+				l.items = append(l.items, it)
 			}
 		}
 		if errors.Is(err, io.EOF) || (err == nil && len(entries) == 0) {
 			break
 		}
 		if err != nil {
-			if dir == "." {
-				return fmt.Errorf("listing the root: %w", ErrUnreadable)
+			return unreadable()
+		}
+	}
+	slices.SortFunc(l.items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+	return l, nil
+}
+
+// A pendingList is a directory being listed ahead of the walk.
+type pendingList struct {
+	name     string
+	budget   int // the budget it is listed with
+	done     chan struct{}
+	state    atomic.Int32 // running, finished or abandoned
+	l        dirList
+	err      error
+	panicked any
+}
+
+// mayListAhead reports whether another directory may be listed ahead:
+// fewer than ahead are, and fewer than maxAbandoned operations given up
+// on still wait on the kernel.
+func (w *walker) mayListAhead() bool {
+	return len(w.pending) < w.ahead && w.root.abandoned.Load() < maxAbandoned
+}
+
+// listAhead starts listing dir on a goroutine of its own, with the budget
+// the walk has left now. When ctx ends before the listing returns, the
+// walk has given it up: it is counted as abandoned, as Root.await counts
+// its operations, until it returns.
+func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingList {
+	p := &pendingList{name: dir, budget: MaxEntries - w.seen, done: make(chan struct{})}
+	w.pending = append(w.pending, p)
+	r := w.root
+	stop := context.AfterFunc(ctx, func() {
+		if p.state.CompareAndSwap(running, abandoned) {
+			r.abandoned.Add(1)
+		}
+	})
+	go func() {
+		defer func() {
+			p.panicked = recover()
+			stop()
+			if !p.state.CompareAndSwap(running, finished) {
+				r.abandoned.Add(-1)
 			}
-			w.skip(dir, ErrUnreadable)
-			return nil
-		}
+			close(p.done)
+		}()
+		p.l, p.err = w.list(ctx, dir, depth, p.budget)
+	}()
+	return p
+}
+
+// take waits for p. A listing that does not return holds the walk as one
+// of its own would: the walk is then abandoned at its deadline (see
+// Root.await).
+func (w *walker) take(p *pendingList) error {
+	w.pending = slices.DeleteFunc(w.pending, func(q *pendingList) bool { return q == p })
+	<-p.done
+	if p.panicked != nil {
+		panic(p.panicked)
 	}
-	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.key, b.key) })
-	for _, it := range items {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if it.dir {
-			w.dir(ctx, it.note.Name, depth+1)
-		} else {
-			w.yield(it.note)
-		}
-	}
-	return nil
+	return p.err
+}
+
+// usable reports whether p's listing is the one the walk would make now,
+// with budget entries left: the same budget, or one p never reached.
+func (p *pendingList) usable(budget int) bool {
+	return p.budget == budget || p.l.seen < budget
 }
 
 // An item is where an entry of a directory leads: a note, or a directory
@@ -183,9 +299,9 @@ type item struct {
 	note Note
 }
 
-// entry examines one entry of dir: it records the entry in Skipped, or
-// returns where it leads, or neither for a file that is not a note.
-func (w *walker) entry(dir string, e fs.DirEntry, depth int) (item, bool) {
+// entry examines one entry of dir: it records the entry in l's skipped,
+// or returns where it leads, or neither for a file that is not a note.
+func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, bool) {
 	name := e.Name()
 	if isHidden(name) {
 		return item{}, false
@@ -195,26 +311,26 @@ func (w *walker) entry(dir string, e fs.DirEntry, depth int) (item, bool) {
 		rel = dir + "/" + name
 	}
 	if reason := w.root.entryRefusal(rel, e); reason != nil { // per system
-		w.skip(rel, reason)
+		l.skip(rel, reason)
 		return item{}, false
 	}
 	// A directory opened through os.Root is listed with an lstat of every
 	// entry (on unix, Go 1.26), so Info costs no system call here.
 	info, err := e.Info()
 	if err != nil {
-		w.skip(rel, classify(err))
+		l.skip(rel, classify(err))
 		return item{}, false
 	}
 	if w.mounts[rel] || !w.root.onRootDevice(info) {
-		w.skip(rel, ErrMountPoint)
+		l.skip(rel, ErrMountPoint)
 		return item{}, false
 	}
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
-		w.skip(rel, ErrSymlink)
+		l.skip(rel, ErrSymlink)
 	case t.IsDir():
 		if depth+1 > MaxDepth {
-			w.listing.Incomplete = true
+			l.incomplete = true
 			return item{}, false
 		}
 		return item{key: name + "/", dir: true, note: Note{Name: rel}}, true
@@ -222,22 +338,22 @@ func (w *walker) entry(dir string, e fs.DirEntry, depth int) (item, bool) {
 		// Not a note; not worth reporting.
 	case t.IsRegular():
 		if CheckName(rel) != nil {
-			w.skip(rel, ErrInvalidName)
+			l.skip(rel, ErrInvalidName)
 			return item{}, false
 		}
 		// A note that would be refused on reading is refused now, and every
 		// listed note is one a read is expected to return.
 		if reason := checkInfo(info); reason != nil {
-			w.skip(rel, reason)
+			l.skip(rel, reason)
 			return item{}, false
 		}
 		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
 	default:
-		w.skip(rel, ErrNotRegular)
+		l.skip(rel, ErrNotRegular)
 	}
 	return item{}, false
 }
 
-func (w *walker) skip(name string, reason error) {
-	w.listing.Skipped = append(w.listing.Skipped, Skipped{Name: name, Reason: reason})
+func (l *dirList) skip(name string, reason error) {
+	l.skipped = append(l.skipped, Skipped{Name: name, Reason: reason})
 }
