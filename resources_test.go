@@ -22,6 +22,13 @@ import (
 // stderr log goes to log (nil discards it).
 func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession {
 	t.Helper()
+	return tunedSession(t, dir, nil, log)
+}
+
+// tunedSession is notesSession for a server that sets GOMAXPROCS with
+// threads.
+func tunedSession(t *testing.T, dir string, threads *threadFit, log *slog.Logger) *mcp.ClientSession {
+	t.Helper()
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -32,7 +39,7 @@ func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession
 	t.Cleanup(func() { root.Close() })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newServer(root, nil, nil, log).Connect(ctx, st, nil)
+	ss, err := newServer(root, nil, threads, log).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,19 +1,12 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"practice-notes/boundary"
 )
 
 // TestThreadFit: a search over a folder of a few notes leaves the server
@@ -35,24 +28,7 @@ func TestThreadFit(t *testing.T) {
 	for i := range 2 {
 		write(i)
 	}
-	root, err := boundary.Open(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { root.Close() })
-	ctx := context.Background()
-	st, ct := mcp.NewInMemoryTransports()
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ss, err := newServer(root, nil, newThreadFit(), log).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "threads-test", Version: "0"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
+	cs := tunedSession(t, dir, newThreadFit(), nil)
 
 	for _, tc := range []struct {
 		notes, procs int
