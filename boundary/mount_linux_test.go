@@ -69,6 +69,15 @@ func TestMountPointsAreNotCrossed(t *testing.T) {
 			t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
 		}
 	}
+	// An EXDEV on these names is a mount, not a directory moved away.
+	for _, name := range []string{"file.md", "mnt/secret.md", "mnt/sub/deep.md", "tmp/other.md"} {
+		if r.movedOut(name) {
+			t.Errorf("movedOut(%q) = true; want false, it is behind a mount point", name)
+		}
+	}
+	if !r.movedOut("a.md") {
+		t.Errorf("movedOut(%q) = false; want true, no mount is on its path", "a.md")
+	}
 	// Without openat2 a read still refuses a note on another device.
 	r.mount.xdev = false
 	for _, name := range []string{"tmp/other.md"} {

@@ -128,6 +128,9 @@ func (r *Root) openNote(name string) (int, error) {
 		if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = openat2(int(dot), name, noteFlags) }); cerr != nil {
 			return -1, cerr
 		}
+		if err == syscall.EXDEV && r.movedOut(name) {
+			err = syscall.ENOENT
+		}
 		return fd, err
 	}
 	elem, rest, more := strings.Cut(name, "/")
@@ -168,6 +171,27 @@ func (r *Root) openNote(name string) (int, error) {
 		return -1, err
 	}
 	return fd, nil
+}
+
+// movedOut tells the two causes of an EXDEV from openat2 apart. Besides a
+// mount point, RESOLVE_BENEATH answers EXDEV when a directory on the way
+// was moved out of the tree while name was being resolved: the kernel
+// checks that what it found is still below the root. It is a mount only
+// when the mount table shows one on name's path, or name, looked up again,
+// is on another device; otherwise the note was moved away, and is not
+// there. Without the mount table it cannot tell, and reports false.
+func (r *Root) movedOut(name string) bool {
+	if r.mount.real == "" {
+		return false
+	}
+	mounts := r.mountPoints()
+	for i := range len(name) + 1 {
+		if (i == len(name) || name[i] == '/') && mounts[name[:i]] {
+			return false
+		}
+	}
+	info, err := r.root.Lstat(filepath.FromSlash(name))
+	return err != nil || r.onRootDevice(info)
 }
 
 // openat opens one element of a name, never crossing a mount point where
