@@ -25,44 +25,28 @@ func scanValidJSON(data []byte) (jsonScan, bool) {
 		return jsonScan{}, true // a scalar
 	}
 	sc := jsonScan{kind: '{', fields: make(map[string]span)}
-	s.i++ // {
-	for {
-		s.space()
-		if data[s.i] == '}' {
-			return sc, true
-		}
-		key, ok := s.key()
-		if !ok {
-			return sc, false
-		}
+	ok := s.members(func(key string, start int) bool {
 		if _, dup := sc.fields[key]; dup {
-			return sc, false
+			return false
 		}
-		start := s.i
-		s.space()
-		s.i++ // :
-		s.space()
 		switch {
 		case key == "id":
 			if !s.id(&sc) {
-				return sc, false
+				return false
 			}
 		case key == "params" && data[s.i] == '{':
 			if !s.params() {
-				return sc, false
+				return false
 			}
 		default:
 			if !s.skip(1) {
-				return sc, false
+				return false
 			}
 		}
 		sc.fields[key] = span{int64(start), int64(s.i)}
-		s.space()
-		if data[s.i] == '}' {
-			return sc, true
-		}
-		s.i++ // ,
-	}
+		return true
+	})
+	return sc, ok
 }
 
 // validScanner walks a valid JSON text; i is the offset of the next byte.
@@ -129,10 +113,12 @@ func (s *validScanner) id(sc *jsonScan) bool {
 	}
 }
 
-// params reads the params object at s.i, failing if it repeats a key.
-func (s *validScanner) params() bool {
-	var keys []string // few: a linear search beats a map
-	s.i++             // {
+// members reads the object at s.i: for each member, it reads the key and
+// calls value with it, the offset just after it, and s.i at the value,
+// which value must pass over. It fails for a key with an escape, or when
+// value fails.
+func (s *validScanner) members(value func(key string, start int) bool) bool {
+	s.i++ // {
 	for {
 		s.space()
 		if s.data[s.i] == '}' {
@@ -143,16 +129,11 @@ func (s *validScanner) params() bool {
 		if !ok {
 			return false
 		}
-		for _, k := range keys {
-			if k == key {
-				return false
-			}
-		}
-		keys = append(keys, key)
+		start := s.i
 		s.space()
 		s.i++ // :
 		s.space()
-		if !s.skip(2) {
+		if !value(key, start) {
 			return false
 		}
 		s.space()
@@ -160,6 +141,20 @@ func (s *validScanner) params() bool {
 			s.i++
 		}
 	}
+}
+
+// params reads the params object at s.i, failing if it repeats a key.
+func (s *validScanner) params() bool {
+	var keys []string // few: a linear search beats a map
+	return s.members(func(key string, _ int) bool {
+		for _, k := range keys {
+			if k == key {
+				return false
+			}
+		}
+		keys = append(keys, key)
+		return s.skip(2)
+	})
 }
 
 // skip passes over the value at s.i, inside depth open objects and arrays,

@@ -118,9 +118,9 @@ type walker struct {
 	// ahead is how many directories may be listed ahead of the walk, each
 	// on a goroutine of its own: listing is mostly system calls (getdents
 	// and an lstat per entry), which then run on every core while the walk
-	// hands notes on. pending are those started and not yet taken.
+	// hands notes on. pending counts those started and not yet taken.
 	ahead   int
-	pending []*pendingList
+	pending int
 }
 
 // A dirList is what listing one directory found.
@@ -243,7 +243,7 @@ type pendingList struct {
 // fewer than ahead are, and fewer than maxAbandoned operations given up
 // on still wait on the kernel.
 func (w *walker) mayListAhead() bool {
-	return len(w.pending) < w.ahead && w.root.abandoned.Load() < maxAbandoned
+	return w.pending < w.ahead && w.root.abandoned.Load() < maxAbandoned
 }
 
 // listAhead starts listing dir on a goroutine of its own, with the budget
@@ -252,7 +252,7 @@ func (w *walker) mayListAhead() bool {
 // its operations, until it returns.
 func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingList {
 	p := &pendingList{name: dir, budget: MaxEntries - w.seen, done: make(chan struct{})}
-	w.pending = append(w.pending, p)
+	w.pending++
 	r := w.root
 	stop := context.AfterFunc(ctx, func() {
 		if p.state.CompareAndSwap(running, abandoned) {
@@ -277,7 +277,7 @@ func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingL
 // of its own would: the walk is then abandoned at its deadline (see
 // Root.await).
 func (w *walker) take(p *pendingList) error {
-	w.pending = slices.DeleteFunc(w.pending, func(q *pendingList) bool { return q == p })
+	w.pending--
 	<-p.done
 	if p.panicked != nil {
 		panic(p.panicked)

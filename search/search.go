@@ -45,6 +45,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"practice-notes/boundary"
@@ -117,20 +118,22 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 	var (
 		listing *boundary.Listing
 		werr    error
-		listed  int
-		walked  = make(chan struct{})
+		// listed counts the notes the walk yields, which a walk abandoned
+		// at the deadline may still do after it has returned.
+		listed atomic.Int64
+		walked = make(chan struct{})
 	)
 	defer func() {
 		<-walked
 		if call != nil {
-			call.end(root, werr == nil)
+			call.end(root, werr == nil, int(listed.Load()))
 		}
 	}()
 	go func() {
 		defer close(walked)
 		defer notes.finish()
 		listing, werr = root.WalkFunc(ctx, func(n boundary.Note) {
-			listed++
+			listed.Add(1)
 			if call == nil || call.mustRead(n) {
 				notes.add(n)
 			}
@@ -175,7 +178,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 		res.Skipped = append(res.Skipped, Skipped{File: s.Name, Reason: s.Reason.Error()})
 	}
 	res.Message = message(res, len(skipped), listing.Incomplete, late)
-	res.Listed = listed
+	res.Listed = int(listed.Load())
 	return res, nil
 }
 

@@ -110,7 +110,6 @@ type summaryCall struct {
 	s       *Summaries
 	bits    []uint32 // the query's trigrams
 	gen     uint64   // the call's mark on the summaries it saw listed
-	listed  int      // notes listed so far
 	pending []boundary.Note
 }
 
@@ -135,7 +134,6 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	c.listed++
 	if n.Stamp() == (boundary.Stamp{}) {
 		return true
 	}
@@ -152,17 +150,17 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	return true
 }
 
-// end ends the call. When its walk listed the whole folder (complete),
-// the summaries of notes no longer listed are forgotten and the notes the
-// call found without a current summary are the ones to summarise next;
-// summarising starts once no call is in progress.
-func (c *summaryCall) end(root *boundary.Root, complete bool) {
+// end ends the call, whose walk listed listed notes. When it listed the
+// whole folder (complete), the summaries of notes no longer listed are
+// forgotten and the notes the call found without a current summary are the
+// ones to summarise next; summarising starts once no call is in progress.
+func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 	s := c.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.calls--
 	if complete {
-		if len(s.notes) > c.listed || len(s.notes) >= s.limit {
+		if len(s.notes) > listed || len(s.notes) >= s.limit {
 			s.prune(c.gen)
 		}
 		s.pending = c.pending
