@@ -1,27 +1,19 @@
 package boundary
 
 import (
-	"os"
-	"syscall"
 	"testing"
+
+	"practice-notes/tests/pageend"
 )
 
 // TestIsTextReadsNoFurther puts notes at the very end of a page followed by
 // one that cannot be read, so a scan that reads past the end of the slice
 // faults.
 func TestIsTextReadsNoFurther(t *testing.T) {
-	page := os.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Munmap(mem)
-	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
+	page := pageend.Page(t)
 	for _, path := range textPaths(t) {
 		for n := 0; n <= 200; n++ {
-			p := mem[page-n : page]
+			p := page[len(page)-n:]
 			copy(p, plainFiller(n))
 			if !path.check(p) {
 				t.Fatalf("%s: %d bytes of plain ASCII refused", path.name, n)

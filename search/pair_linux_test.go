@@ -1,9 +1,9 @@
 package search
 
 import (
-	"os"
-	"syscall"
 	"testing"
+
+	"practice-notes/tests/pageend"
 )
 
 // TestIndexPairReadsNoFurther puts texts at the very end of a page followed
@@ -13,17 +13,9 @@ func TestIndexPairReadsNoFurther(t *testing.T) {
 	if !hasPairScan {
 		t.Skip("no vector pair scan on this machine")
 	}
-	page := os.Getpagesize()
-	mem, err := syscall.Mmap(-1, 0, 2*page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Munmap(mem)
-	if err := syscall.Mprotect(mem[page:], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
+	page := pageend.Page(t)
 	for n := 0; n <= 200; n++ {
-		s := mem[page-n : page]
+		s := page[len(page)-n:]
 		for i := range s {
 			s[i] = 'x'
 		}
