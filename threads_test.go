@@ -61,3 +61,18 @@ func TestThreadFit(t *testing.T) {
 		}
 	}
 }
+
+// TestThreadFitLeavesOperatorsChoice: with GOMAXPROCS set in the
+// environment, the server does not tune it.
+func TestThreadFitLeavesOperatorsChoice(t *testing.T) {
+	t.Setenv("GOMAXPROCS", "3")
+	if fit := newThreadFit(); fit != nil {
+		t.Errorf("newThreadFit() with GOMAXPROCS set = %+v; want nil", fit)
+	}
+	var none *threadFit
+	before := runtime.GOMAXPROCS(0)
+	none.fit(1)
+	if n := runtime.GOMAXPROCS(0); n != before {
+		t.Errorf("a nil threadFit changed GOMAXPROCS from %d to %d", before, n)
+	}
+}
