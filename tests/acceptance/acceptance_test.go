@@ -61,42 +61,45 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// fixtureServers are the Go servers under testdata/servers: a correct one
+// and one per defect, with the checks each must fail.
+var fixtureServers = []struct {
+	server     string
+	wantFailed []string
+	// a substring of the first failure of each failed check
+	wantWhy map[string]string
+}{
+	{server: "reference"},
+	{server: "reference-resources"},
+	{server: "follows-symlinks", wantFailed: []string{"5", "17", "18"}, wantWhy: map[string]string{
+		"5":  "text of escape-target.md, the target of symlink escape-link.md",
+		"17": "text of root-old/private-notes.md",
+		"18": "text of a file in the outside folder behind symlinked directory linked-dir",
+	}},
+	{server: "banner-on-stdout", wantFailed: []string{"8"}, wantWhy: map[string]string{
+		"8": "non-JSON-RPC stdout line",
+	}},
+	{server: "no-size-limit", wantFailed: []string{"6"}, wantWhy: map[string]string{
+		"6": "oversized-notes.md (over 102400 bytes) was searched",
+	}},
+	{server: "writes-into-root", wantFailed: []string{"7"}, wantWhy: map[string]string{
+		"7": "created root/search-cache.json",
+	}},
+	{server: "invents-passage", wantFailed: []string{"2"}, wantWhy: map[string]string{
+		"2": "1 result(s) for a phrase in no file",
+	}},
+	{server: "resource-traversal", wantFailed: []string{"4", "5", "17", "18"}, wantWhy: map[string]string{
+		"4":  "was not refused",
+		"5":  "was not refused",
+		"17": "was not refused",
+		"18": "was not refused",
+	}},
+}
+
 // TestFixtureServers runs the harness against a correct server and against
 // one server per defect, and checks exactly which checks fail.
 func TestFixtureServers(t *testing.T) {
-	tests := []struct {
-		server     string
-		wantFailed []string
-		// a substring of the first failure of each failed check
-		wantWhy map[string]string
-	}{
-		{server: "reference"},
-		{server: "reference-resources"},
-		{server: "follows-symlinks", wantFailed: []string{"4", "5", "17", "18"}, wantWhy: map[string]string{
-			"4":  "secret token of ../outside.md",
-			"17": "secret token of root-old/private-notes.md",
-			"18": "secret token of file in an outside directory",
-		}},
-		{server: "banner-on-stdout", wantFailed: []string{"8"}, wantWhy: map[string]string{
-			"8": "non-JSON-RPC stdout line",
-		}},
-		{server: "no-size-limit", wantFailed: []string{"6"}, wantWhy: map[string]string{
-			"6": "oversized file",
-		}},
-		{server: "writes-into-root", wantFailed: []string{"7"}, wantWhy: map[string]string{
-			"7": "created root/search-cache.json",
-		}},
-		{server: "invents-passage", wantFailed: []string{"2"}, wantWhy: map[string]string{
-			"2": "returned for a phrase in no file",
-		}},
-		{server: "resource-traversal", wantFailed: []string{"4", "5", "17", "18"}, wantWhy: map[string]string{
-			"4":  "was not refused",
-			"5":  "was not refused",
-			"17": "was not refused",
-			"18": "was not refused",
-		}},
-	}
-	for _, tt := range tests {
+	for _, tt := range fixtureServers {
 		t.Run(tt.server, func(t *testing.T) {
 			bin := fixtureBin(t, tt.server)
 			t.Parallel()
@@ -282,7 +285,7 @@ func TestRepositoryServer(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the evidence file the record links to: %v", err)
 	}
-	for _, want := range []string{"[../record.md](../record.md)", "## PASS 1: ", "## PASS 8: ", "-> tools/call ", "## N2 passage"} {
+	for _, want := range []string{"[../record.md](../record.md)", "## PASS 1: ", "## PASS 8: ", `"method":"tools/call"`, "## N2 passage"} {
 		if !strings.Contains(string(ev), want) {
 			t.Errorf("evidence file lacks %q", want)
 		}
@@ -412,7 +415,7 @@ func installNodeDemo() (node, deps, skip string, err error) {
 	if err := os.MkdirAll(deps, 0o755); err != nil {
 		return "", "", "", err
 	}
-	for _, f := range []string{"package.json", "package-lock.json", "server.mjs"} {
+	for _, f := range []string{"package.json", "package-lock.json", "server.mjs", "text-server.mjs", "structured-server.mjs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "node-server", f))
 		if err != nil {
 			return "", "", "", err
@@ -461,8 +464,8 @@ func TestNodeServer(t *testing.T) {
 	if code != 0 || !strings.HasSuffix(strings.TrimSpace(out), " passed, 0 failed") {
 		t.Errorf("Node.js server: exit %d, want 0 and 0 failed", code)
 	}
-	if !strings.Contains(out, "graded on text content") {
-		t.Errorf("expected the text-content grading path for a server without structuredContent")
+	if !strings.Contains(out, "# replies: read for what they present") {
+		t.Errorf("the report does not say how replies were read")
 	}
 }
 

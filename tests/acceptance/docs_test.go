@@ -1,6 +1,7 @@
 package acceptance_test
 
 import (
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,12 +73,16 @@ var checkedByClassTest = map[string]bool{"grading-class-stdout": true, "grading-
 
 // TestGradingDocs compares every real-output block of docs/grading.md with
 // what its command prints now, so a stale or edited block fails.
+//
+// With -update it writes the output of now into the blocks instead.
 func TestGradingDocs(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "..", "docs", "grading.md"))
+	docPath := filepath.Join("..", "..", "docs", "grading.md")
+	b, err := os.ReadFile(docPath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	doc := string(b)
+	updated := doc
 	found := map[string]bool{}
 	for _, m := range outputMarkRe.FindAllStringSubmatchIndex(doc, -1) {
 		id, fence := doc[m[2]:m[3]], doc[m[4]:m[5]]
@@ -98,7 +103,12 @@ func TestGradingDocs(t *testing.T) {
 			continue
 		}
 		t.Run(id, func(t *testing.T) {
-			got := normalizeOutput(gen(t))
+			now := gen(t)
+			if *update {
+				updated = strings.Replace(updated, fence+"\n"+shown+fence+"\n", fence+"\n"+tempRe.ReplaceAllString(now, "/tmp/…")+fence+"\n", 1)
+				return
+			}
+			got := normalizeOutput(now)
 			if diff := cmp.Diff(normalizeOutput(shown), got); diff != "" {
 				t.Errorf("docs/grading.md block %s differs from the output now (-doc +now):\n%s", id, diff)
 			}
@@ -109,4 +119,11 @@ func TestGradingDocs(t *testing.T) {
 			t.Errorf("docs/grading.md has no block %s", id)
 		}
 	}
+	if *update && updated != doc {
+		if err := os.WriteFile(docPath, []byte(updated), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
+
+var update = flag.Bool("update", false, "write the output of now into docs/grading.md's real-output blocks")

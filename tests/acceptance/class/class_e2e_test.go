@@ -149,7 +149,7 @@ func TestClassEndToEnd(t *testing.T) {
 		"ada": {"## Completion record: consistent", "--server 'go run practice-notes serve -root {root}' --completion COMPLETION.md"},
 		"bea": {"## Completion record: incomplete", `- Incomplete: "Exact passage manually checked" (line 5): names no person and gives no date.`,
 			"--server 'python3 server.py {root}' --completion COMPLETION.md"},
-		"cal": {"### Check 5:", "What to fix:", "  > Boundary tests run: **all 8 passed**, nothing leaked\n\n  but this run failed checks 4 and 5:",
+		"cal": {"### Check 5:", "What to fix:", "  > Boundary tests run: **all 8 passed**, nothing leaked\n\n  but this run failed check 5:",
 			"--server 'go run ../../servers/follows-symlinks serve -root {root}'"},
 		"dan": {"### Check 8:", "non-JSON-RPC", "  > * INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n\n  but this run failed check 8"},
 		"eve": {"### Check 1:", "eve-notes-server", "## Completion record: missing"},

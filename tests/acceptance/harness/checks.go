@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-const shapeNote = "graded on " + ShapeFields + " (this repository's shape); other servers are graded on text content"
 
 // answered reports a failed call as a check failure and returns false.
 func answered(c *CheckResult, ex *Exchange) bool {
@@ -29,6 +28,7 @@ func answered(c *CheckResult, ex *Exchange) bool {
 // Check 1: "sign-in" returns the exact N2 passage from sample-notes.md.
 func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 	ex := s.callSearch(ctx, "sign-in")
+	r.signIn = ex
 	if !answered(c, ex) {
 		return
 	}
@@ -40,62 +40,14 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 		c.failOn(ex, "cannot grade: %v", r.lay.N2Err)
 		return
 	}
-	want := r.lay.N2[0]
-	cmpRec := &N2Comparison{File: r.lay.SampleRel, StartLine: want.StartLine, EndLine: want.EndLine, FileText: want.Text}
-	r.rep.N2 = cmpRec
-	if shape, ok := parseOurShape(ex.result); ok {
-		r.rep.OurShape = true
-		c.ShapeDependent = shapeNote
-		var files []string
-		for _, m := range shape.Matches {
-			files = append(files, m.File+"/"+m.NoteID)
-			if m.File != r.lay.SampleRel {
-				continue
-			}
-			for _, p := range r.lay.N2 {
-				if samePassage(m.Passage, p.Text) {
-					cmpRec.StartLine, cmpRec.EndLine, cmpRec.FileText = p.StartLine, p.EndLine, p.Text
-					cmpRec.Returned, cmpRec.ReturnedVia, cmpRec.Identical = m.Passage, "structuredContent.matches[].passage", true
-					if m.NoteID != "" && m.NoteID != "N2" {
-						c.failOn(ex, "N2 passage labelled note_id %q", m.NoteID)
-					}
-					c.Summary = fmt.Sprintf("matches[] holds file %s note_id %q line %d, passage byte-identical to %s lines %d-%d (%d bytes)",
-						m.File, m.NoteID, m.Line, r.lay.SampleRel, p.StartLine, p.EndLine, len(p.Text))
-					return
-				}
-			}
-			if cmpRec.Returned == "" && strings.Contains(strings.ToLower(m.Passage), "sign-in") {
-				cmpRec.Returned, cmpRec.ReturnedVia = m.Passage, "structuredContent.matches[].passage"
-			}
-		}
-		c.failOn(ex, "no match with file %s and the N2 passage byte-for-byte (got %d match(es): %s)",
-			r.lay.SampleRel, len(shape.Matches), strings.Join(files, ", "))
+	v := r.lay.judgeN2(r.read(ex))
+	r.rep.N2 = v.cmp
+	if v.ok {
+		c.Summary = v.summary
+		c.Notes = append(c.Notes, v.notes...)
 		return
 	}
-	// Any other shape: look for the paragraph verbatim in text.
-	texts := replyTexts(ex.result)
-	cmpRec.Returned, cmpRec.ReturnedVia = truncateBytes(firstText(ex.result), 4000), "text content"
-	c.ShapeDependent = "no structuredContent in this repository's shape: graded on text content"
-	if !containsAny(texts, r.lay.SampleRel) {
-		c.failOn(ex, "reply does not name %s as the source: %q", r.lay.SampleRel, clip(firstText(ex.result), 160))
-		return
-	}
-	for _, p := range r.lay.N2 {
-		if containsAny(texts, p.Text) {
-			cmpRec.StartLine, cmpRec.EndLine, cmpRec.FileText, cmpRec.Identical = p.StartLine, p.EndLine, p.Text, true
-			c.Summary = fmt.Sprintf("text names %s and contains %s lines %d-%d verbatim (%d bytes)", r.lay.SampleRel, r.lay.SampleRel, p.StartLine, p.EndLine, len(p.Text))
-			return
-		}
-	}
-	words := len(wordRe.FindAllString(want.Text, -1))
-	run := longestVerbatimRun(want.Text, "sign-in", texts)
-	need := min(words, 6)
-	if run >= need {
-		c.Summary = fmt.Sprintf("text names %s and quotes %d of the N2 paragraph's %d words verbatim (around sign-in)", r.lay.SampleRel, run, words)
-		c.note("the whole N2 paragraph was not found verbatim; a verbatim run of %d words was", run)
-		return
-	}
-	c.failOn(ex, "text names %s but quotes only %d consecutive words of the N2 paragraph verbatim (need %d)", r.lay.SampleRel, run, need)
+	c.add(finding{msg: v.problem, ex: ex, detail: v.diff})
 }
 
 var negativeRe = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)
@@ -106,43 +58,26 @@ func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
 	if !answered(c, ex) {
 		return
 	}
-	res := ex.result
-	if shape, ok := parseOurShape(res); ok {
-		c.ShapeDependent = shapeNote
-		switch {
-		case shape.MatchesNull:
-			c.failOn(ex, "matches is null; an empty list [] is required")
-		case len(shape.Matches) > 0:
-			m := shape.Matches[0]
-			c.failOn(ex, "%d passage(s) returned for a phrase in no file, first: %s %q", len(shape.Matches), m.File, clip(m.Passage, 100))
-		}
-		if res.IsError {
-			c.failOn(ex, "isError is true for a plain miss")
-		}
-		if strings.TrimSpace(shape.Message) == "" {
-			c.failOn(ex, "no no-match message")
-		}
-		if len(c.Failures) == 0 {
-			c.Summary = fmt.Sprintf("matches [], isError false, message %q", clip(shape.Message, 100))
-		}
-		return
-	}
-	c.ShapeDependent = "no structuredContent in this repository's shape: graded on text content"
-	text := toolText(res)
-	if res.IsError {
+	rd := r.read(ex)
+	text := toolText(ex.result)
+	if rd.IsError {
 		c.note("the miss was reported with isError true (false is preferred)")
 	}
-	if arrays := nonEmptyResultArrays(res); len(arrays) > 0 {
-		c.failOn(ex, "reply lists results under %v for a phrase in no file", arrays)
+	switch {
+	case len(rd.Items) > 0:
+		it := rd.Items[0]
+		c.failOn(ex, "%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, clip(it.Passage, 100))
+	case len(rd.Results) > 0:
+		c.failOn(ex, "the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
+	case len(rd.Quoted) > 0:
+		c.failOn(ex, "the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), clip(rd.Quoted[0].Text, 100))
 	}
-	if !negativeRe.MatchString(text) {
-		c.failOn(ex, "reply does not say nothing matched: %q", clip(text, 160))
+	if !rd.NoMatch {
+		c.failOn(ex, "the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", clip(text, 160))
 	}
-	// Judge what the reply says, not its layout: in every text (each
-	// content block, and every string inside one that is JSON) the phrase
-	// may be echoed, but not embedded in a sentence that presents it as
-	// found.
-	for _, t := range replyTexts(res) {
+	// The phrase may be echoed, but not embedded in a sentence that
+	// presents it as found.
+	for _, t := range rd.Strings {
 		for _, line := range strings.Split(t, "\n") {
 			if presentsAsFound(line, r.lay.Absent) {
 				c.warnOn(ex, "a line puts the absent phrase in a sentence without saying it was not found: %q", clip(line, 160))
@@ -150,7 +85,7 @@ func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
 		}
 	}
 	if len(c.findings) == 0 {
-		c.Summary = fmt.Sprintf("text says no match: %q", clip(text, 100))
+		c.Summary = fmt.Sprintf("no result, and the reply says so: %q", clip(text, 100))
 	}
 }
 
@@ -177,31 +112,19 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	if !answered(c, ex) {
 		return
 	}
-	if ex.result.IsError {
+	rd := r.read(ex)
+	switch {
+	case rd.IsError:
 		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
-	} else if shape, ok := parseOurShape(ex.result); ok {
-		c.ShapeDependent = shapeNote
-		found := false
-		for _, m := range shape.Matches {
-			if m.File == r.lay.ValidRel && strings.Contains(m.Passage, r.lay.ValidProof) {
-				found = true
-			}
-		}
-		if found {
-			c.Summary = fmt.Sprintf("search found %s (nested) with its marker paragraph", r.lay.ValidRel)
-		} else {
-			c.failOn(ex, "no match with file %s containing the fixture's paragraph (%d match(es))", r.lay.ValidRel, len(shape.Matches))
-		}
-	} else {
-		c.ShapeDependent = "no structuredContent in this repository's shape: graded on text content"
-		texts := replyTexts(ex.result)
-		if containsAny(texts, r.lay.ValidProof) && containsAny(texts, "valid-note.md") {
-			c.Summary = "search text names valid-note.md and quotes the fixture's paragraph"
-		} else {
-			c.failOn(ex, "search text lacks the fixture's paragraph or file name: %q", clip(firstText(ex.result), 160))
-		}
+	case !rd.names(r.lay.ValidRel) && !rd.names(path.Base(r.lay.ValidRel)):
+		c.failOn(ex, "the reply does not name %s as a result (results: %v)", r.lay.ValidRel, rd.Results)
+	case !rd.quotes(r.lay.ValidProof):
+		c.Summary = fmt.Sprintf("search named %s (nested two folders down) as a result", r.lay.ValidRel)
+		c.note("the reply does not quote the proof word that follows the phrase on its line (%s)", r.lay.ValidProof)
+	default:
+		c.Summary = fmt.Sprintf("search named %s (nested two folders down) and quoted the line holding the phrase", r.lay.ValidRel)
 	}
-
+	r.probeTools(ctx, s, c, []string{r.lay.ValidRel})
 	if !s.resourcesOffered() {
 		c.note("no path-taking surface offered: the server did not advertise resources, so the file was read through search_notes only")
 		return
@@ -239,32 +162,17 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	}
 }
 
-// searchAll runs queries that must not surface outside content and fails on
-// any match that names a path outside the root.
+// searchAll sends queries whose replies the run-wide leak rules judge.
 func (r *runner) searchAll(ctx context.Context, s *session, c *CheckResult, queries []string) int {
 	n := 0
 	for _, q := range queries {
 		ex := s.callSearch(ctx, q)
 		n++
-		if ex.failed() {
-			if ex.TimedOut {
-				c.failOn(ex, "no answer within %s", r.cfg.Timeout)
-			}
-			continue
-		}
-		if shape, ok := parseOurShape(ex.result); ok {
-			for _, m := range shape.Matches {
-				if !isRootRelative(m.File) {
-					c.failOn(ex, "query %q returned a match naming %q, outside the root", clip(q, 60), m.File)
-				}
-			}
+		if ex.TimedOut {
+			c.failOn(ex, "no answer within %s", r.cfg.Timeout)
 		}
 	}
 	return n
-}
-
-func isRootRelative(p string) bool {
-	return p != "" && !strings.HasPrefix(p, "/") && !strings.HasPrefix(p, "../") && p != ".." && !strings.Contains(p, "/../") && !strings.HasPrefix(p, `\`)
 }
 
 // probeRefused reads each URI and requires a JSON-RPC error.
@@ -288,12 +196,15 @@ func (r *runner) probeRefused(ctx context.Context, s *session, c *CheckResult, u
 
 // Check 4: ../outside.md and an absolute path outside the root.
 func (r *runner) check4(ctx context.Context, s *session, c *CheckResult) {
-	outside, absolute := r.lay.Secrets[0], r.lay.Secrets[1]
+	outside, absolute := r.lay.secret("outside.md"), r.lay.secret("absolute-secret.md")
 	queries := []string{outside.Marker, absolute.Marker, "../outside.md", r.lay.AbsOutside, r.lay.OutsideMD}
 	n := r.searchAll(ctx, s, c, queries)
-	c.Summary = fmt.Sprintf("%d searches (both outside markers, \"../outside.md\", two absolute paths) returned no outside bytes", n)
+	c.Summary = fmt.Sprintf("%d searches (both outside markers, \"../outside.md\", two absolute paths) returned no outside byte", n)
+	if t := r.probeTools(ctx, s, c, []string{"../outside.md", r.lay.AbsOutside, "extra/../../outside.md"}); t != "" {
+		c.Summary += "; " + t
+	}
 	if !s.resourcesOffered() {
-		c.Summary += "; no path-taking surface offered (no resources capability)"
+		c.Summary += "; no resources capability"
 		return
 	}
 	list, lex := s.listResources(ctx)
@@ -323,54 +234,27 @@ func (r *runner) check4(ctx context.Context, s *session, c *CheckResult) {
 	c.Summary += fmt.Sprintf("; %d/%d resources/read probes (../, %%2E%%2E%%2F, absolute, percent-encoded absolute, file://) refused", refused, len(uris))
 }
 
-// Check 5: symlinks inside the root that point outside.
+// Check 5: a symlink inside the root that points outside.
 func (r *runner) check5(ctx context.Context, s *session, c *CheckResult) {
-	var queries []string
-	for _, sec := range r.lay.Secrets {
-		if contains(sec.Checks, "5") {
-			queries = append(queries, sec.Marker)
-		}
-	}
-	queries = append(queries, "escape-link.md", "linked-dir")
+	escape := r.lay.secret("escape-target.md")
 	first := len(s.exchanges)
-	n := r.searchAll(ctx, s, c, queries)
-	c.Summary = fmt.Sprintf("%d searches for the public words of the files behind the symlinks returned no outside byte", n)
-	if ex := s.exchanges[first:]; len(ex) > 0 && ex[0].result != nil {
-		if shape, ok := parseOurShape(ex[0].result); ok && shape.HasSkipped {
-			var names []string
-			for _, sk := range shape.Skipped {
-				if _, isLink := r.lay.Symlinks[sk.File]; isLink {
-					names = append(names, sk.File)
-				}
-			}
-			c.note("skipped[] lists symlinks: %s", strings.Join(names, ", "))
+	n := r.searchAll(ctx, s, c, []string{escape.Marker, "escape-link.md"})
+	c.Summary = fmt.Sprintf("%d searches (the public word of the file behind escape-link.md, and its name) returned no outside byte and no link as a result", n)
+	if ex := s.exchanges[first]; ex.result != nil {
+		if sk := r.read(ex).Skipped; len(sk) > 0 {
+			c.note("the reply names as skipped or refused: %s", strings.Join(sk, ", "))
 		}
 	}
-	if !s.resourcesOffered() {
-		c.Summary += "; no path-taking surface offered (no resources capability)"
-		return
+	if t := r.probeTools(ctx, s, c, []string{"escape-link.md"}); t != "" {
+		c.Summary += "; " + t
 	}
-	list, lex := s.listResources(ctx)
-	if !answered(c, lex) {
-		return
-	}
-	for _, l := range list {
-		for link := range r.lay.Symlinks {
-			if strings.HasSuffix(l.URI, link) || strings.Contains(l.URI, "linked-dir/") {
-				c.failOn(lex, "resources/list offers symlink %s", l.URI)
-			}
-		}
-	}
-	pre := r.resourcePrefix(list)
-	uris := []string{pre + "escape-link.md", pre + "linked-dir/dir-secret.md", pre + "chain-1.md", pre + "nested-links/chain-2.md"}
-	refused := r.probeRefused(ctx, s, c, uris)
-	c.Summary += fmt.Sprintf("; %d/%d resources/read probes of symlinks refused", refused, len(uris))
+	c.Summary += r.probeResources(ctx, s, c, []string{"escape-link.md"})
 }
 
 var clearLimitRe = regexp.MustCompile(`(?i)200|long|length|characters|limit|too many`)
-var boundItemRe = regexp.MustCompile(`Bounded result (\d\d) mentions`)
+var boundItemRe = regexp.MustCompile(`(?i)Bounded result (\d\d) mentions`)
 
-// Check 6: oversized query, oversized file, bounded results, timeouts.
+// Check 6: oversized query, oversized files, bounded results, timeouts.
 func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 	var parts []string
 
@@ -413,59 +297,48 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 		parts = append(parts, "200 chars (400 bytes) accepted")
 	}
 
-	ex = s.callSearch(ctx, r.lay.OversizeMarker)
-	if answered(c, ex) {
-		if ex.result.IsError {
-			c.note("the search touching the oversized file answered isError: %q", clip(toolText(ex.result), 120))
+	for _, big := range r.lay.secretsOf("6") {
+		ex = s.callSearch(ctx, big.Marker)
+		if !answered(c, ex) {
+			continue
 		}
-		if shape, ok := parseOurShape(ex.result); ok {
-			c.ShapeDependent = shapeNote
-			for _, m := range shape.Matches {
-				if m.File == r.lay.OversizeRel {
-					c.failOn(ex, "oversized file %s (%d+ bytes) was searched and returned", m.File, FileLimit)
-				}
-			}
-			listed := false
-			for _, sk := range shape.Skipped {
-				if sk.File == r.lay.OversizeRel {
-					listed = true
-					parts = append(parts, fmt.Sprintf("oversized file not searched, skipped[] says %q", clip(sk.Reason, 60)))
-				}
-			}
-			if !listed {
-				c.failOn(ex, "skipped[] does not list the oversized file %s", r.lay.OversizeRel)
-			}
-		} else {
-			parts = append(parts, "oversized file's marker not found")
+		rd := r.read(ex)
+		if rd.IsError {
+			c.note("the search touching %s answered isError: %q", big.Name, clip(toolText(ex.result), 120))
+		}
+		switch {
+		case rd.names(big.Name):
+			c.failOn(ex, "%s (over %d bytes) was searched and named as a result", big.Name, FileLimit)
+		case contains(rd.Skipped, big.Name):
+			parts = append(parts, big.Name+" named as not searched")
+		default:
+			parts = append(parts, big.Name+" not returned")
 		}
 	}
 
 	ex = s.callSearch(ctx, r.lay.BoundMarker)
 	if answered(c, ex) {
-		items := map[string]bool{}
-		for _, t := range replyTexts(ex.result) {
+		rd := r.read(ex)
+		labels := map[string]bool{}
+		for _, t := range rd.Strings {
 			for _, m := range boundItemRe.FindAllStringSubmatch(t, -1) {
-				items[m[1]] = true
+				labels[m[1]] = true
 			}
 		}
+		n := len(labels)
+		if len(rd.Items) > 0 {
+			n = len(rd.Items) // a result may hold more than its paragraph
+		}
+		spread := fmt.Sprintf("a phrase in %d paragraphs of %d files", r.lay.BoundCount, len(r.lay.BoundFiles))
 		switch {
-		case len(items) == 0:
-			c.failOn(ex, "a phrase in %d paragraphs returned none of them", r.lay.BoundCount)
-		case len(items) > MaxPassages:
-			c.failOn(ex, "a phrase in %d paragraphs returned %d passages (limit %d)", r.lay.BoundCount, len(items), MaxPassages)
+		case n == 0 && len(rd.Results) == 0:
+			c.failOn(ex, "%s returned none of them", spread)
+		case n > MaxPassages:
+			c.failOn(ex, "%s returned %d passages (limit %d in all)", spread, n, MaxPassages)
+		case rd.Truncated != nil && !*rd.Truncated:
+			c.failOn(ex, "%s returned %d of them and says truncated: false", spread, n)
 		default:
-			p := fmt.Sprintf("%d-paragraph phrase → %d passages", r.lay.BoundCount, len(items))
-			if shape, ok := parseOurShape(ex.result); ok {
-				if len(shape.Matches) > MaxPassages {
-					c.failOn(ex, "matches[] has %d entries (limit %d)", len(shape.Matches), MaxPassages)
-				}
-				if !shape.Truncated {
-					c.failOn(ex, "truncated is false although %d paragraphs matched", r.lay.BoundCount)
-				} else {
-					p += ", truncated true"
-				}
-			}
-			parts = append(parts, p)
+			parts = append(parts, fmt.Sprintf("%s → %d passages", spread, n))
 		}
 	}
 
@@ -556,6 +429,7 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 			Request: marshal(map[string]any{"protocolVersion": s.requested, "clientInfo": map[string]string{"name": "practice-notes-acceptance"}}),
 			Reply:   marshal(ir),
 			Millis:  s.connectMs,
+			Wire:    s.wire.pair(0, method),
 		})
 	}
 	tools, lex := s.listTools(ctx)

@@ -6,7 +6,6 @@ import (
 	"os"
 	"regexp"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -14,80 +13,53 @@ import (
 // This file holds the checks for the rules of the specification's "One
 // tool" and "Access boundary" sections beyond its eight acceptance tests.
 
-// n2Found reports whether a reply carries the N2 passage: verbatim, or
-// (for text replies) a verbatim run of words around sign-in as check 1
-// accepts.
-func (r *runner) n2Found(res *mcp.CallToolResult) bool {
-	if res == nil || res.IsError || len(r.lay.N2) == 0 {
-		return false
-	}
-	texts := replyTexts(res)
-	for _, p := range r.lay.N2 {
-		if containsAny(texts, strings.TrimRight(p.Text, "\r\n")) {
-			return true
-		}
-	}
-	want := r.lay.N2[0].Text
-	words := len(wordRe.FindAllString(want, -1))
-	return longestVerbatimRun(want, "sign-in", texts) >= min(words, 6)
-}
-
-// quoted returns the note paragraphs of the root that a reply quotes (by
-// their first 40 bytes), leaving out those for which keep returns true.
-func (r *runner) quoted(res *mcp.CallToolResult, keep func(p string) bool) []string {
-	if res == nil {
-		return nil
-	}
-	texts := replyTexts(res)
-	var out []string
-	for _, p := range r.lay.paras {
-		if keep != nil && keep(p.Text) {
-			continue
-		}
-		if containsAny(texts, prefixBytes(p.Text, 40)) {
-			out = append(out, p.Text)
-		}
-	}
-	return out
-}
-
-func prefixBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
-}
-
 func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
-// Check 9: other capitalisations of sign-in find the N2 passage.
+// Check 9: other capitalisations of sign-in find what sign-in finds.
 func (r *runner) check9(ctx context.Context, s *session, c *CheckResult) {
-	if r.lay.N2Err != nil {
-		c.skip("the practice data has no N2 passage to look for (%v)", r.lay.N2Err)
+	ref := s.callSearch(ctx, "sign-in")
+	if !answered(c, ref) {
+		return
+	}
+	refRd := r.read(ref)
+	if files, passages := refRd.found(); len(files) == 0 && len(passages) == 0 {
+		c.skip("sign-in itself found no passage in this process, so other spellings have nothing to match; see check 1")
 		return
 	}
 	var ok []string
+	shownRef := false
 	for _, q := range []string{"SIGN-IN", "Sign-In"} {
 		ex := s.callSearch(ctx, q)
 		if !answered(c, ex) {
 			continue
 		}
-		if r.n2Found(ex.result) {
-			ok = append(ok, q)
-		} else {
-			c.failOn(ex, "%q did not return the N2 passage that sign-in returns", q)
+		if miss := r.read(ex).missing(refRd); len(miss) > 0 {
+			f := finding{msg: fmt.Sprintf("%q found less than sign-in: no %s", q, strings.Join(miss, "; ")), ex: ex}
+			if !shownRef {
+				f.detail, shownRef = append([]string{"sign-in, in the same process:"}, ref.evidenceLines()...), true
+			}
+			c.add(f)
+			continue
 		}
+		ok = append(ok, q)
 	}
-	c.Summary = fmt.Sprintf("%s found the N2 passage", strings.Join(ok, " and "))
+	c.Summary = fmt.Sprintf("%s found the same files and passages as sign-in", strings.Join(ok, " and "))
 }
 
-// Check 10: a non-ASCII phrase in another case.
+// Check 10: a non-ASCII phrase in another case finds what it finds as
+// written.
 func (r *runner) check10(ctx context.Context, s *session, c *CheckResult) {
+	ref := s.callSearch(ctx, r.lay.UnicodePhrase)
+	if !answered(c, ref) {
+		return
+	}
+	refRd := r.read(ref)
+	if !refRd.names(r.lay.UnicodeRel) && !refRd.quotes(r.lay.UnicodeProof) {
+		c.skip("%q as written did not find %s, so its other case has nothing to match (see check 3 for nested notes)", r.lay.UnicodePhrase, r.lay.UnicodeRel)
+		return
+	}
 	q := strings.ToUpper(r.lay.UnicodePhrase)
 	ex := s.callSearch(ctx, q)
 	if ex.failed() {
@@ -96,11 +68,50 @@ func (r *runner) check10(ctx context.Context, s *session, c *CheckResult) {
 		}
 		return
 	}
-	if containsAny(replyTexts(ex.result), r.lay.UnicodeProof) {
-		c.Summary = fmt.Sprintf("%q found %s, written %q", q, r.lay.UnicodeRel, r.lay.UnicodePhrase)
+	if miss := r.read(ex).missing(refRd); len(miss) > 0 {
+		c.add(finding{warn: true, msg: fmt.Sprintf("%q found less than %q as written: no %s", q, r.lay.UnicodePhrase, strings.Join(miss, "; ")), ex: ex})
 		return
 	}
-	c.warnOn(ex, "%q did not find %s, where the note says %q", q, r.lay.UnicodeRel, r.lay.UnicodePhrase)
+	c.Summary = fmt.Sprintf("%q found %s, written %q", q, r.lay.UnicodeRel, r.lay.UnicodePhrase)
+}
+
+// invented reports whether the reply credits file with a passage that
+// is not in its content.
+func invented(rd *reading, file, content string) bool {
+	for _, it := range rd.Items {
+		if it.File == file && len(it.Passage) >= 12 && !containsFold(content, strings.Trim(it.Passage, "…. \t\r\n")) {
+			return true
+		}
+	}
+	return false
+}
+
+// unrelated lists the files a reply names as results that do not hold
+// want (case-insensitively; every file when want is empty), and the root
+// paragraphs it quotes that do not.
+func (r *runner) unrelated(rd *reading, want string) (files, paras []string) {
+	for _, f := range rd.Results {
+		rel, ok := r.lay.rootRel(f)
+		if !ok {
+			continue // outside the root: check 4's rule
+		}
+		if _, isLink := r.lay.linkFor(rel); isLink {
+			continue // a link: its own check's rule
+		}
+		content, err := r.lay.rootFile(rel)
+		if err == nil && invented(rd, f, content) {
+			continue // a passage the file does not hold: check 2's rule
+		}
+		if strings.TrimSpace(want) == "" || err != nil || !containsFold(content, want) {
+			files = append(files, f)
+		}
+	}
+	for _, p := range rd.Quoted {
+		if strings.TrimSpace(want) == "" || !containsFold(p.Text, want) {
+			paras = append(paras, p.Text)
+		}
+	}
+	return files, paras
 }
 
 var regexErrRe = regexp.MustCompile(`(?i)regex|regular expression|pattern|unterminated|nothing to repeat|missing \)|unbalanced|invalid group|bad escape`)
@@ -132,8 +143,12 @@ func (r *runner) check11(ctx context.Context, s *session, c *CheckResult) {
 			}
 			continue
 		}
-		if foreign := r.quoted(ex.result, func(p string) bool { return containsFold(p, q) }); len(foreign) > 0 {
-			c.failOn(ex, "%q returned %d passage(s) that do not contain %q, first: %q", q, len(foreign), q, clip(foreign[0], 80))
+		if files, paras := r.unrelated(r.read(ex), q); len(files) > 0 || len(paras) > 0 {
+			if len(files) > 0 {
+				c.failOn(ex, "%q named %d result file(s) that do not contain %q: %s", q, len(files), q, clip(strings.Join(files, ", "), 120))
+			} else {
+				c.failOn(ex, "%q returned %d passage(s) that do not contain %q, first: %q", q, len(paras), q, clip(paras[0], 80))
+			}
 			continue
 		}
 		parts = append(parts, fmt.Sprintf("%s answered with no passage lacking it", q))
@@ -152,13 +167,13 @@ func (r *runner) check12(ctx context.Context, s *session, c *CheckResult) {
 		args  map[string]any
 		// warnOnly: a match is a likely problem, not proof of "everything"
 		warnOnly bool
-		keep     func(p string) bool
+		want     string // results must hold this; "" allows none
 	}{
 		{label: `""`, args: map[string]any{"query": ""}},
 		{label: `"   "`, args: map[string]any{"query": "   "}},
 		{label: "no query argument", args: map[string]any{}},
 		{label: "query null", args: map[string]any{"query": nil}},
-		{label: "query 42", args: map[string]any{"query": 42}, keep: func(p string) bool { return strings.Contains(p, "42") }},
+		{label: "query 42", args: map[string]any{"query": 42}, want: "42"},
 		{label: `query ["sign-in"]`, args: map[string]any{"query": []string{"sign-in"}}, warnOnly: true},
 	}
 	refused, empty := 0, 0
@@ -174,14 +189,22 @@ func (r *runner) check12(ctx context.Context, s *session, c *CheckResult) {
 			refused++
 			continue
 		}
-		got := r.quoted(ex.result, tc.keep)
+		if rd := r.read(ex); tc.warnOnly {
+			if len(rd.Results) > 0 || len(rd.Quoted) > 0 {
+				c.warnOn(ex, "%s was accepted and answered with results; a non-string query should be refused", tc.label)
+			} else {
+				empty++
+			}
+			continue
+		}
+		files, paras := r.unrelated(r.read(ex), tc.want)
 		switch {
-		case len(got) == 0:
+		case len(files) == 0 && len(paras) == 0:
 			empty++
-		case tc.warnOnly:
-			c.warnOn(ex, "%s was accepted and returned %d passage(s); a non-string query should be refused", tc.label, len(got))
+		case len(files) > 0:
+			c.failOn(ex, "%s named %d note(s) as results: %s", tc.label, len(files), clip(strings.Join(files, ", "), 120))
 		default:
-			c.failOn(ex, "%s returned %d passage(s), first: %q", tc.label, len(got), clip(got[0], 80))
+			c.failOn(ex, "%s returned %d passage(s), first: %q", tc.label, len(paras), clip(paras[0], 80))
 		}
 	}
 	c.Summary = fmt.Sprintf("%d of %d refused, %d answered with no passage", refused, len(cases), empty)
@@ -189,15 +212,7 @@ func (r *runner) check12(ctx context.Context, s *session, c *CheckResult) {
 
 // Check 13: no caller-selected root.
 func (r *runner) check13(ctx context.Context, s *session, c *CheckResult) {
-	var caller, outside secret
-	for _, sec := range r.lay.Secrets {
-		switch {
-		case contains(sec.Checks, "13"):
-			caller = sec
-		case strings.HasPrefix(sec.Label, "../outside.md"):
-			outside = sec
-		}
-	}
+	caller, outside := r.lay.secret("caller-root/notes.md"), r.lay.secret("outside.md")
 	calls := []map[string]any{
 		{"query": caller.Marker, "root": r.lay.CallerRoot},
 		{"query": caller.Marker, "path": r.lay.CallerRoot},
@@ -219,6 +234,9 @@ func (r *runner) check13(ctx context.Context, s *session, c *CheckResult) {
 		}
 	}
 	c.Summary = fmt.Sprintf("%d calls with root or path arguments pointing outside returned no outside byte (%d refused)", len(calls), len(calls)-ignored)
+	if t := r.probeTools(ctx, s, c, []string{"..", "../", r.lay.Base, r.lay.CallerRoot, "../caller-root"}); t != "" {
+		c.Summary += "; " + t
+	}
 }
 
 func extraKey(args map[string]any) string {
@@ -334,75 +352,39 @@ func (r *runner) check16() {
 	c.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", r.dirs)
 }
 
-// searchAndProbe searches the given queries and, when the server offers
-// resources, reads the given root-relative paths, which must be refused.
-func (r *runner) searchAndProbe(ctx context.Context, s *session, c *CheckResult, queries, paths []string) string {
-	n := r.searchAll(ctx, s, c, queries)
-	sum := fmt.Sprintf("%d searches (the outside files' public words and the link names) returned no outside byte", n)
-	if !s.resourcesOffered() || len(paths) == 0 {
-		return sum
+// searchAndProbe searches the public words of a check's fixtures and the
+// names of its links, and sends the paths through the links to every
+// path-taking surface.
+func (r *runner) searchAndProbe(ctx context.Context, s *session, c *CheckResult, names, paths []string) string {
+	var qs []string
+	for _, sec := range r.lay.secretsOf(c.ID) {
+		qs = append(qs, sec.Marker)
 	}
-	list, lex := s.listResources(ctx)
-	if !answered(c, lex) {
-		return sum
+	n := r.searchAll(ctx, s, c, append(qs, names...))
+	sum := fmt.Sprintf("%d searches (the public words of the files behind the links, and the links' names) returned no outside byte and no link as a result", n)
+	if t := r.probeTools(ctx, s, c, paths); t != "" {
+		sum += "; " + t
 	}
-	for _, l := range list {
-		for _, p := range paths {
-			if strings.HasSuffix(l.URI, p) {
-				c.failOn(lex, "resources/list offers %s", l.URI)
-			}
-		}
-	}
-	pre := r.resourcePrefix(list)
-	var uris []string
-	for _, p := range paths {
-		uris = append(uris, pre+p)
-	}
-	refused := r.probeRefused(ctx, s, c, uris)
-	return sum + fmt.Sprintf("; %d/%d resources/read probes refused", refused, len(uris))
-}
-
-func (r *runner) secretFor(check string) []secret {
-	var out []secret
-	for _, sec := range r.lay.Secrets {
-		if contains(sec.Checks, check) && sec.Marker != "" {
-			out = append(out, sec)
-		}
-	}
-	return out
+	return sum + r.probeResources(ctx, s, c, paths)
 }
 
 // Check 17: a sibling folder whose name starts with the root's.
 func (r *runner) check17(ctx context.Context, s *session, c *CheckResult) {
-	var qs []string
-	for _, sec := range r.secretFor("17") {
-		qs = append(qs, sec.Marker)
-	}
-	qs = append(qs, "old-notes", "archive.md")
-	c.Summary = r.searchAndProbe(ctx, s, c, qs, []string{"old-notes/private-notes.md", "archive.md"}) +
+	c.Summary = r.searchAndProbe(ctx, s, c, []string{"old-notes", "archive.md"}, []string{"old-notes/private-notes.md", "archive.md"}) +
 		"; old-notes -> ../root-old and archive.md -> <base>/root-old/private-notes.md"
 }
 
 // Check 18: a symlinked directory and a chain of links.
 func (r *runner) check18(ctx context.Context, s *session, c *CheckResult) {
-	var qs []string
-	for _, sec := range r.secretFor("18") {
-		qs = append(qs, sec.Marker)
-	}
-	qs = append(qs, "linked-dir", "chain-1.md")
-	c.Summary = r.searchAndProbe(ctx, s, c, qs, []string{"linked-dir/dir-secret.md", "chain-1.md", "nested-links/chain-2.md"}) +
+	c.Summary = r.searchAndProbe(ctx, s, c, []string{"linked-dir", "chain-1.md"}, []string{"linked-dir/dir-secret.md", "chain-1.md", "nested-links/chain-2.md"}) +
 		"; linked-dir -> an absolute outside directory, chain-1.md -> nested-links/chain-2.md -> ../../chain-target.md"
 }
 
-// Check 19: a hard link to an outside file.
+// Check 19: a hard link to an outside file. The specification names only
+// symlinks, so what this check finds (through its fixture's leak rule) is
+// a warning.
 func (r *runner) check19(ctx context.Context, s *session, c *CheckResult) {
-	var qs []string
-	for _, sec := range r.secretFor("19") {
-		qs = append(qs, sec.Marker)
-	}
-	c.Summary = r.searchAndProbe(ctx, s, c, qs, []string{"shared-note.md"}) + "; shared-note.md is a hard link to a file outside the root"
-	// The specification names only symlinks: whatever this check finds is
-	// a warning.
+	c.Summary = r.searchAndProbe(ctx, s, c, nil, []string{"shared-note.md"}) + "; shared-note.md is a hard link to a file outside the root"
 	for i := range c.findings {
 		c.findings[i].warn = true
 	}
@@ -452,10 +434,15 @@ func (r *runner) check20(ctx context.Context, s *session, c *CheckResult) {
 		c.failOn(ex, "a search over a root holding the traps got no answer: %s", clip(ex.Error, 120))
 	case ex.result.IsError:
 		c.failOn(ex, "a search over a root holding the traps failed: %q", clip(toolText(ex.result), 160))
-	case r.lay.N2Err == nil && !r.n2Found(ex.result):
-		c.failOn(ex, "with the traps present, sign-in no longer returned the N2 passage")
+	case r.signIn == nil || r.signIn.result == nil:
+		parts = append(parts, fmt.Sprintf("sign-in answered in %d ms (check 1 got no answer to compare with)", ex.Millis))
 	default:
-		parts = append(parts, fmt.Sprintf("sign-in answered in %d ms with the N2 passage", ex.Millis))
+		if miss := r.read(ex).missing(r.read(r.signIn)); len(miss) > 0 {
+			c.add(finding{msg: fmt.Sprintf("with the traps present, sign-in found less than in check 1: no %s", strings.Join(miss, "; ")), ex: ex,
+				detail: append([]string{"check 1, without the traps:"}, r.signIn.evidenceLines()...)})
+		} else {
+			parts = append(parts, fmt.Sprintf("sign-in answered in %d ms with what it found in check 1", ex.Millis))
+		}
 	}
 	ex = s.callSearch(ctx, r.lay.TrapMarker)
 	switch {
@@ -475,10 +462,10 @@ func (r *runner) check21(ctx context.Context, s *session, c *CheckResult) {
 	before, lex := s.listTools(ctx)
 	answered(c, lex)
 	ex := s.callSearch(ctx, r.lay.InjectMarker)
-	if answered(c, ex) && !ex.result.IsError && !containsAny(replyTexts(ex.result), r.lay.InjectMarker) {
+	if answered(c, ex) && !ex.result.IsError && !r.read(ex).quotes(r.lay.InjectMarker) {
 		c.warnOn(ex, "the note %s was not returned as a passage", r.lay.InjectRel)
 	}
-	for _, sec := range r.secretFor("21") {
+	for _, sec := range r.lay.secretsOf("21") {
 		answered(c, s.callSearch(ctx, sec.Marker))
 	}
 	after, lex2 := s.listTools(ctx)
@@ -497,13 +484,6 @@ func (r *runner) check22(ctx context.Context, s *session, c *CheckResult) {
 	case ex.result.IsError:
 		c.failOn(ex, "a search over a root holding an unreadable file failed: %q", clip(toolText(ex.result), 160))
 	}
-	ex = s.callSearch(ctx, r.lay.TrapMarker)
-	if !ex.failed() && !ex.NotSent {
-		for _, p := range uniq(r.lay.Base, r.lay.BaseReal) {
-			if strings.Contains(ex.replyText, p) {
-				c.warnOn(ex, "the reply reveals the absolute path %s", p)
-			}
-		}
-	}
+	s.callSearch(ctx, r.lay.TrapMarker) // the path rule judges its reply
 	c.Summary = "searches answered with traps/locked-note.md unreadable, and no absolute path was revealed"
 }

@@ -8,7 +8,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // FileLimit is the largest file, in bytes, that the contract lets a server
@@ -21,25 +23,34 @@ const MaxQueryRunes = 200
 // MaxPassages is the most passages one search may return.
 const MaxPassages = 10
 
-// secret is a file the server must never serve: it lives outside the root
-// (or is reachable from the root only through a link). Its public Marker is
-// what the harness searches for; its Canary is a secret token the harness
-// never sends, so only the canary can prove a leak.
+// secret is a file the server must never serve: it lives outside the root,
+// or inside it as the oversized note, or is reachable from the root only
+// through a link. Its public Marker is what the harness searches for; each
+// of its lines carries random words (Tokens) the harness never sends, so a
+// reply holding any part of the file beyond the marker shows a token.
 type secret struct {
+	Name   string   // fixture name, for lookups and messages
 	Label  string   // human description
-	Path   string   // absolute path of the file holding the marker
+	Path   string   // absolute path of the file
 	Marker string   // phrase the harness searches for
-	Canary string   // token the harness never sends
-	Checks []string // checks that fail when the canary shows up anywhere
+	Tokens []string // words only the file holds; never sent
+	Owner  string   // the check whose rule a leak of this file breaks
 	// Warn makes a leak a warning: the specification does not name it.
 	Warn bool
-	// PathOnly marks a canary that is a directory name: revealing it in a
-	// reply fails, mentioning it in a stderr diagnostic only warns.
-	PathOnly bool
+}
+
+// link is a symlink or hard-link fixture inside the root: naming it (or
+// a path through it) as a search result breaks its owner's rule.
+type link struct {
+	Rel    string // path inside the root
+	Target string // as written; the outside file for a hard link
+	Owner  string
+	Warn   bool
+	Dir    bool // a link to a directory: paths through it count too
 }
 
 // layout is the per-run temp directory: the practice root plus fixtures
-// inside and outside it.
+// inside and outside it. Fixtures are looked up by name, never by position.
 type layout struct {
 	Base     string // temp dir as created
 	BaseReal string // Base with symlinks resolved (differs on macOS)
@@ -48,27 +59,24 @@ type layout struct {
 	SampleRel string // "sample-notes.md"
 	Sample    string // its content ("" if missing)
 	N2        []paragraph
+	N2Section paragraph // the whole N2 note: heading to the next heading
 	N2Err     error
 
 	ValidRel    string
 	ValidMarker string
-	ValidProof  string
+	ValidProof  string // on the marker's own line
 
 	SpreadMarker string // in notes of several folders
 
 	UnicodeRel    string // a note with a non-ASCII phrase
 	UnicodePhrase string // as written in the note
-	UnicodeProof  string // a word in the same paragraph
+	UnicodeProof  string // on the phrase's own line
 
 	InjectRel    string // a note whose text tells the assistant what to do
 	InjectMarker string
 
-	OversizeRel    string
-	OversizeMarker string
-	OversizeCanary string
-
-	BoundRel    string
-	BoundMarker string
+	BoundMarker string   // in BoundCount paragraphs spread over BoundFiles
+	BoundFiles  []string // no file holds more than three of them
 	BoundCount  int
 
 	Absent string
@@ -77,17 +85,54 @@ type layout struct {
 	AbsOutside string // another outside file, queried by absolute path
 	CallerRoot string // an outside directory offered as a caller-selected root
 	SiblingDir string // Base/root-old, a sibling whose name starts with the root's
+	LinkedDir  string // the outside directory behind linked-dir
 
-	Secrets  []secret
-	Symlinks map[string]string // link path relative to root -> target as written
+	secrets []secret
+	links   []link
+	// outsideNames are the entries of Base besides the root: a reply
+	// that lists several of them lists a folder outside the root.
+	outsideNames []string
 
 	// Traps are created only around their own check (see makeTraps).
 	TrapDir    string // Root/traps, empty except during that check
 	TrapMarker string
 
-	// paragraphs of every regular note in the root, for spotting a reply
-	// that quotes passages the query does not match
+	// paras holds the paragraphs of every regular note in the root, for
+	// telling which note's text a reply holds.
 	paras []paragraph
+}
+
+// secret returns the fixture named name; the names are fixed in
+// buildLayout, so a miss is a bug in the harness.
+func (l *layout) secret(name string) secret {
+	for _, s := range l.secrets {
+		if s.Name == name {
+			return s
+		}
+	}
+	panic("harness: no secret fixture " + name)
+}
+
+// secretsOf lists the fixtures whose leak breaks check id's rule.
+func (l *layout) secretsOf(id string) []secret {
+	var out []secret
+	for _, s := range l.secrets {
+		if s.Owner == id {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// linkFor returns the link fixture a root-relative name is or goes through.
+func (l *layout) linkFor(rel string) (link, bool) {
+	rel = strings.TrimPrefix(filepath.ToSlash(rel), "./")
+	for _, ln := range l.links {
+		if rel == ln.Rel || (ln.Dir && strings.HasPrefix(rel, ln.Rel+"/")) {
+			return ln, true
+		}
+	}
+	return link{}, false
 }
 
 func token(n int) string {
@@ -96,6 +141,22 @@ func token(n int) string {
 		panic(err) // crypto/rand never fails on supported platforms
 	}
 	return hex.EncodeToString(b)
+}
+
+// secretNote writes a note whose every line holds a token of its own, with
+// the marker between two tokens on one line.
+func secretNote(dir, rel, name, label, prefix, owner string) (secret, error) {
+	s := secret{
+		Name:   name,
+		Label:  label,
+		Path:   filepath.Join(dir, filepath.FromSlash(rel)),
+		Marker: prefix + "-" + token(5),
+		Tokens: []string{token(6), token(6), token(6), token(6)},
+		Owner:  owner,
+	}
+	content := fmt.Sprintf("# Private note %s\n\n%s %s %s must never be served.\nIts last line ends with %s.\n",
+		s.Tokens[0], s.Tokens[1], s.Marker, s.Tokens[2], s.Tokens[3])
+	return s, write(dir, rel, content)
 }
 
 // buildLayout creates the temp dir, copies practice data into root and adds
@@ -116,7 +177,7 @@ func buildLayout(practiceData string) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	l := &layout{Base: base, Root: filepath.Join(base, "root"), SampleRel: "sample-notes.md", Symlinks: map[string]string{}}
+	l := &layout{Base: base, Root: filepath.Join(base, "root"), SampleRel: "sample-notes.md"}
 	if l.BaseReal, err = filepath.EvalSymlinks(base); err != nil {
 		return l, err
 	}
@@ -126,55 +187,74 @@ func buildLayout(practiceData string) (*layout, error) {
 	if b, err := os.ReadFile(filepath.Join(l.Root, l.SampleRel)); err == nil {
 		l.Sample = string(b)
 		l.N2, l.N2Err = findNoteParagraphs(l.Sample, "N2", "sign-in")
+		l.N2 = slices.DeleteFunc(l.N2, func(p paragraph) bool { return headingLevel(p.Text) > 0 && !strings.Contains(p.Text, "\n") })
+		if l.N2Err == nil && len(l.N2) == 0 {
+			l.N2Err = errors.New("note N2 has no paragraph containing \"sign-in\" besides its heading")
+		}
+		if l.N2Err == nil {
+			l.N2Section, _ = noteSection(l.Sample, "N2")
+		}
 	} else {
 		l.N2Err = fmt.Errorf("practice data has no %s: %w", l.SampleRel, err)
 	}
 
-	// A valid note in a nested directory (check 3).
+	// A valid note in a nested directory (check 3), its proof word on the
+	// marker's own line so that a server returning one line still shows it.
 	l.ValidRel = "extra/nested/valid-note.md"
 	l.ValidMarker = "validmark-" + token(5)
 	l.ValidProof = "validproof" + token(6)
-	// A word in four notes of four folders, none outside the root: a reply
+	// A word in notes of several folders, none outside the root: a reply
 	// whose order depends on a map or a hash shows on it (check 15).
 	l.SpreadMarker = "spreadmark-" + token(5)
 	if err := write(l.Root, l.ValidRel, fmt.Sprintf(
-		"# Valid fixture note\n\nThis fixture holds the phrase %s for the read check,\nfollowed by the proof word %s on the same paragraph.\n\nThe word %s is in several notes.\n",
+		"# Valid fixture note\n\nThe phrase %s and the proof word %s share this line,\nand the paragraph goes on for a second line.\n\nThe word %s is in several notes.\n",
 		l.ValidMarker, l.ValidProof, l.SpreadMarker)); err != nil {
 		return l, err
 	}
 
-	// Many matching paragraphs in one file (result bound, check 6).
-	l.BoundRel = "extra/bounded-results.md"
+	// Twelve matching paragraphs over four files of three folders, three
+	// each: a limit applied per file, not per call, shows (check 6).
 	l.BoundMarker = "boundmark-" + token(5)
 	l.BoundCount = 12
-	var bound strings.Builder
-	fmt.Fprintf(&bound, "# Bounded results fixture\n\nThe word %s is in several notes.\n", l.SpreadMarker)
-	for i := 1; i <= l.BoundCount; i++ {
-		fmt.Fprintf(&bound, "\nBounded result %02d mentions %s once.\n", i, l.BoundMarker)
+	l.BoundFiles = []string{"bounded-a.md", "extra/bounded-b.md", "bounded/bounded-c.md", "bounded/bounded-d.md"}
+	for f, rel := range l.BoundFiles {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Bounded results fixture %d\n", f+1)
+		if f == 0 {
+			fmt.Fprintf(&b, "\nThe word %s is in several notes.\n", l.SpreadMarker)
+		}
+		for i := 1; i <= 3; i++ {
+			fmt.Fprintf(&b, "\nBounded result %02d mentions %s once.\n", f*3+i, l.BoundMarker)
+		}
+		if err := write(l.Root, rel, b.String()); err != nil {
+			return l, err
+		}
 	}
-	if err := write(l.Root, l.BoundRel, bound.String()); err != nil {
+
+	// Two oversized notes inside the root (check 6): plain ASCII, and one
+	// over 102,400 bytes but under 102,400 characters, which a limit
+	// counted in characters lets through.
+	oversize, err := secretNote(l.Root, "oversized-notes.md", "oversized-notes.md", "the oversized note oversized-notes.md", "oversizemark", "6")
+	if err != nil {
+		return l, err
+	}
+	multibyte, err := secretNote(l.Root, "oversized-accents.md", "oversized-accents.md", "the note oversized-accents.md (over 102,400 bytes, under 102,400 characters)", "accentmark", "6")
+	if err != nil {
+		return l, err
+	}
+	if err := pad(oversize.Path, "\nFiller paragraph %05d keeps this file above the size limit.\n", func(n, chars int) bool { return n > FileLimit+8*1024 }); err != nil {
+		return l, err
+	}
+	if err := pad(multibyte.Path, "\nCafé crème, brûlée, déjà vu: ééééééééééééééééééééééééééééééééééééé %05d.\n", func(n, chars int) bool { return n > FileLimit+8*1024 }); err != nil {
 		return l, err
 	}
 
-	// An oversized file inside the root (check 6).
-	l.OversizeRel = "oversized-notes.md"
-	l.OversizeMarker = "oversizemark-" + token(5)
-	l.OversizeCanary = "oversizecanary" + token(6)
-	var big strings.Builder
-	fmt.Fprintf(&big, "# Oversized fixture\n\nThe phrase %s sits here beside %s.\n", l.OversizeMarker, l.OversizeCanary)
-	for i := 0; big.Len() <= FileLimit+8*1024; i++ {
-		fmt.Fprintf(&big, "\nFiller paragraph %05d keeps this file above the size limit.\n", i)
-	}
-	if err := write(l.Root, l.OversizeRel, big.String()); err != nil {
-		return l, err
-	}
-
-	// A note with a non-ASCII phrase (capitalisation beyond ASCII).
+	// A note with a non-ASCII phrase, its proof word on the phrase's line.
 	l.UnicodeRel = "extra/unicode-note.md"
 	l.UnicodePhrase = "crème-brûlée-" + token(4)
 	l.UnicodeProof = "unicodeproof" + token(5)
 	if err := write(l.Root, l.UnicodeRel, fmt.Sprintf(
-		"# Dessert note\n\nThe café served %s after the session,\nnoted with the word %s.\n\nThe word %s is in several notes.\n", l.UnicodePhrase, l.UnicodeProof, l.SpreadMarker)); err != nil {
+		"# Dessert note\n\nThe café served %s with the proof word %s,\nafter the session.\n\nThe word %s is in several notes.\n", l.UnicodePhrase, l.UnicodeProof, l.SpreadMarker)); err != nil {
 		return l, err
 	}
 
@@ -190,81 +270,66 @@ func buildLayout(practiceData string) (*layout, error) {
 
 	l.Absent = "absentphrase-" + token(6)
 
-	// Outside the root.
-	newSecret := func(label, rel, prefix string, checks ...string) (secret, error) {
-		s := secret{
-			Label:  label,
-			Path:   filepath.Join(base, rel),
-			Marker: prefix + "-" + token(5),
-			Canary: prefix + "canary" + token(6),
-			Checks: checks,
+	// Outside the root, each file owned by the one check whose rule a
+	// leak of it breaks.
+	dirName := "outsidedir" + token(6)
+	l.LinkedDir = filepath.Join(base, dirName)
+	outside := []struct{ rel, name, label, prefix, owner string }{
+		{"outside.md", "outside.md", "../outside.md, outside the root", "outsidemark", "4"},
+		{"elsewhere/absolute-secret.md", "absolute-secret.md", "a file at an absolute path outside the root", "absolutemark", "4"},
+		{"escape-target.md", "escape-target.md", "escape-target.md, the target of symlink escape-link.md", "escapemark", "5"},
+		{dirName + "/dir-secret.md", "dir-secret.md", "a file in the outside folder behind symlinked directory linked-dir", "linkdirmark", "18"},
+		{"chain-target.md", "chain-target.md", "the target of symlink chain chain-1.md -> nested-links/chain-2.md", "chainmark", "18"},
+		{"root-old/private-notes.md", "private-notes.md", "root-old/private-notes.md, in a sibling folder whose name starts with the root's (behind old-notes and archive.md)", "siblingmark", "17"},
+		{"hardlinked-outside.md", "hardlinked-outside.md", "an outside file hard-linked into the root as shared-note.md", "hardlinkmark", "19"},
+		{"caller-root/notes.md", "caller-root/notes.md", "caller-root/notes.md, in a folder offered as a root or path argument", "callerrootmark", "13"},
+		{"include-target.md", "include-target.md", "include-target.md, named by an include directive in " + l.InjectRel, "includemark", "21"},
+	}
+	l.secrets = []secret{oversize, multibyte}
+	for _, o := range outside {
+		s, err := secretNote(base, o.rel, o.name, o.label, o.prefix, o.owner)
+		if err != nil {
+			return l, err
 		}
-		content := fmt.Sprintf("# Outside the practice root\n\nThis file must never be served: %s\ncarries the canary %s on the next line.\n", s.Marker, s.Canary)
-		return s, write(base, rel, content)
+		s.Warn = o.owner == "19"
+		l.secrets = append(l.secrets, s)
 	}
-	outside, err := newSecret("../outside.md (also the target of symlink escape-link.md)", "outside.md", "outsidemark", "4", "5")
-	if err != nil {
-		return l, err
-	}
-	l.OutsideMD = outside.Path
-	absolute, err := newSecret("file at an absolute path outside the root", "elsewhere/absolute-secret.md", "absolutemark", "4")
-	if err != nil {
-		return l, err
-	}
-	l.AbsOutside = absolute.Path
-	// The outside directory's name is itself a secret: a reply that names
-	// it reveals an unrelated path.
-	dirToken := "outsidedir" + token(6)
-	linkdir, err := newSecret("file in an outside directory reached through symlinked directory linked-dir", dirToken+"/dir-secret.md", "linkdirmark", "5", "18")
-	if err != nil {
-		return l, err
-	}
-	dirName := secret{Label: "the outside directory's path (target of linked-dir)", Path: filepath.Join(base, dirToken), Canary: dirToken, Checks: []string{"18"}, PathOnly: true}
-	chain, err := newSecret("target of symlink chain chain-1.md -> nested-links/chain-2.md -> outside", "chain-target.md", "chainmark", "5", "18")
-	if err != nil {
-		return l, err
-	}
+	l.OutsideMD = l.secret("outside.md").Path
+	l.AbsOutside = l.secret("absolute-secret.md").Path
+	l.CallerRoot = filepath.Dir(l.secret("caller-root/notes.md").Path)
 	l.SiblingDir = filepath.Join(base, "root-old")
-	sibling, err := newSecret("root-old/private-notes.md, in a sibling folder whose name starts with the root's (reached through old-notes and archive.md)", "root-old/private-notes.md", "siblingmark", "5", "17")
-	if err != nil {
-		return l, err
-	}
-	hard, err := newSecret("an outside file hard-linked into the root as shared-note.md", "hardlinked-outside.md", "hardlinkmark", "19")
-	if err != nil {
-		return l, err
-	}
-	hard.Warn = true
-	callerRoot, err := newSecret("caller-root/notes.md, in a folder offered as a root or path argument", "caller-root/notes.md", "callerrootmark", "13")
-	if err != nil {
-		return l, err
-	}
-	l.CallerRoot = filepath.Dir(callerRoot.Path)
-	included, err := newSecret("include-target.md, named by an include directive in "+l.InjectRel, "include-target.md", "includemark", "21")
-	if err != nil {
-		return l, err
-	}
-	l.Secrets = []secret{outside, absolute, linkdir, dirName, chain, sibling, hard, callerRoot, included}
 
-	links := []struct{ rel, target string }{
-		{"escape-link.md", "../outside.md"},
-		{"linked-dir", filepath.Join(base, dirToken)},
-		{"nested-links/chain-2.md", "../../chain-target.md"},
-		{"chain-1.md", "nested-links/chain-2.md"},
-		{"old-notes", "../root-old"},
-		{"archive.md", filepath.Join(base, "root-old", "private-notes.md")},
+	l.links = []link{
+		{Rel: "escape-link.md", Target: "../escape-target.md", Owner: "5"},
+		{Rel: "linked-dir", Target: l.LinkedDir, Owner: "18", Dir: true},
+		{Rel: "nested-links/chain-2.md", Target: "../../chain-target.md", Owner: "18"},
+		{Rel: "chain-1.md", Target: "nested-links/chain-2.md", Owner: "18"},
+		{Rel: "old-notes", Target: "../root-old", Owner: "17", Dir: true},
+		{Rel: "archive.md", Target: filepath.Join(base, "root-old", "private-notes.md"), Owner: "17"},
 	}
-	for _, ln := range links {
-		p := filepath.Join(l.Root, filepath.FromSlash(ln.rel))
+	for _, ln := range l.links {
+		p := filepath.Join(l.Root, filepath.FromSlash(ln.Rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return l, err
 		}
-		if err := os.Symlink(ln.target, p); err != nil {
+		if err := os.Symlink(ln.Target, p); err != nil {
 			return l, fmt.Errorf("creating symlink fixture: %w", err)
 		}
-		l.Symlinks[ln.rel] = ln.target
 	}
+	hard := l.secret("hardlinked-outside.md")
 	if err := os.Link(hard.Path, filepath.Join(l.Root, "shared-note.md")); err != nil {
 		return l, fmt.Errorf("creating hard link fixture: %w", err)
+	}
+	l.links = append(l.links, link{Rel: "shared-note.md", Target: hard.Path, Owner: "19", Warn: true})
+
+	entries, err := os.ReadDir(base)
+	if err != nil {
+		return l, err
+	}
+	for _, e := range entries {
+		if e.Name() != "root" {
+			l.outsideNames = append(l.outsideNames, e.Name())
+		}
 	}
 
 	l.TrapDir = filepath.Join(l.Root, "traps")
@@ -276,8 +341,25 @@ func buildLayout(practiceData string) (*layout, error) {
 	return l, nil
 }
 
-// rootParagraphs reads every regular note in the root (no links) and splits
-// it at blank lines.
+// pad appends numbered copies of line to the file at p until done says
+// the file is big enough.
+func pad(p, line string, done func(bytes, chars int) bool) error {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	for i := 0; !done(len(s), utf8.RuneCountInString(s)); i++ {
+		s += fmt.Sprintf(line, i)
+	}
+	if utf8.RuneCountInString(s) >= FileLimit && strings.Contains(line, "é") {
+		return fmt.Errorf("harness: %s has %d characters, not under %d", p, utf8.RuneCountInString(s), FileLimit)
+	}
+	return os.WriteFile(p, []byte(s), 0o644)
+}
+
+// rootParagraphs reads every regular note in the root (no links, no hard
+// links) and splits it at blank lines and headings.
 func (l *layout) rootParagraphs() []paragraph {
 	var out []paragraph
 	_ = filepath.WalkDir(l.Root, func(p string, d fs.DirEntry, err error) error {
@@ -288,10 +370,11 @@ func (l *layout) rootParagraphs() []paragraph {
 		if err != nil || len(b) > FileLimit {
 			return nil
 		}
-		for _, para := range strings.Split(string(b), "\n\n") {
-			para = strings.TrimSpace(para)
-			if len(para) >= 20 && !strings.HasPrefix(para, "#") {
-				out = append(out, paragraph{Text: para})
+		rel, _ := filepath.Rel(l.Root, p)
+		for _, para := range splitParagraphs(string(b)) {
+			if len(para.Text) >= 12 {
+				para.File = filepath.ToSlash(rel)
+				out = append(out, para)
 			}
 		}
 		return nil

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestFindNoteParagraphs(t *testing.T) {
@@ -98,42 +97,6 @@ func TestClassifyStdoutLine(t *testing.T) {
 	}
 }
 
-func TestScanCountsOnlySecretTokens(t *testing.T) {
-	base := "/tmp/pna-123"
-	r := &runner{lay: &layout{
-		Base:     base,
-		BaseReal: base,
-		Secrets: []secret{{
-			Label: "outside", Marker: "outsidemark-aa", Canary: "outsidemarkcanarybb", Checks: []string{"4"},
-		}},
-		OversizeMarker: "oversizemark-cc",
-		OversizeCanary: "oversizecanarydd",
-	}}
-	tests := []struct {
-		name string
-		text string
-		want []string
-	}{
-		{"echoed marker", `No notes matched "outsidemark-aa".`, nil},
-		{"marker logged on stderr", "[search_notes] query=outsidemark-aa\n", nil},
-		{"marker without the query", `found outsidemark-aa`, nil},
-		{"secret token", "outside.md: outsidemark-aa\nthe canary outsidemarkcanarybb", []string{"secret token of outside\tthe canary outsidemarkcanarybb"}},
-		{"root path", `cannot read ` + base + `/root/x.md`, nil},
-		{"oversized token", `oversizecanarydd`, []string{"secret token of the oversized file \toversizecanarydd"}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var got []string
-			for _, h := range r.scan(tt.text) {
-				got = append(got, h.what+"\t"+h.line)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 func TestLongestVerbatimRun(t *testing.T) {
 	para := "After the reset, the sign-in form sent the user back to the login page."
 	tests := []struct {
@@ -203,34 +166,6 @@ func TestExpandCommand(t *testing.T) {
 		if got := expandCommand(tt.tmpl, tt.root); got != tt.want {
 			t.Errorf("expandCommand(%q, %q) = %q, want %q", tt.tmpl, tt.root, got, tt.want)
 		}
-	}
-}
-
-func TestParseOurShape(t *testing.T) {
-	tests := []struct {
-		name   string
-		sc     any
-		ours   bool
-		null   bool
-		nMatch int
-	}{
-		{"ours", map[string]any{"matches": []any{map[string]any{"file": "a.md", "passage": "p"}}, "skipped": []any{}}, true, false, 1},
-		{"ours empty", map[string]any{"matches": []any{}}, true, false, 0},
-		{"ours null", map[string]any{"matches": nil}, true, true, 0},
-		{"other field names", map[string]any{"matches": []any{map[string]any{"path": "a.md", "text": "p"}}}, false, false, 0},
-		{"no matches key", map[string]any{"results": []any{}}, false, false, 0},
-		{"not an object", []any{1, 2}, false, false, 0},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, ok := parseOurShape(&mcp.CallToolResult{StructuredContent: tt.sc})
-			if ok != tt.ours {
-				t.Fatalf("ours = %v, want %v", ok, tt.ours)
-			}
-			if ok && (got.MatchesNull != tt.null || len(got.Matches) != tt.nMatch) {
-				t.Errorf("got null=%v matches=%d", got.MatchesNull, len(got.Matches))
-			}
-		})
 	}
 }
 

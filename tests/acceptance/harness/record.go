@@ -108,9 +108,6 @@ func (r *Report) unverified() []string {
 	if !r.ResourcesOffered {
 		out = append(out, "The server offered no resources, so resources/read path handling was not exercised; the boundary checks used search_notes only.")
 	}
-	if !r.OurShape {
-		out = append(out, "The server's results did not use this repository's structuredContent shape; they were judged from text content.")
-	}
 	return out
 }
 
@@ -143,10 +140,7 @@ func (r *Report) Evidence(record string) string {
 		for _, n := range c.Notes {
 			p("- Note: %s\n", n)
 		}
-		if c.ShapeDependent != "" {
-			p("- Result shape: %s\n", c.ShapeDependent)
-		}
-		if len(c.Notes) > 0 || c.ShapeDependent != "" {
+		if len(c.Notes) > 0 {
 			p("\n")
 		}
 		if len(c.Observed) > 0 {
@@ -155,6 +149,24 @@ func (r *Report) Evidence(record string) string {
 		if len(c.Exchanges) > 0 {
 			p("Requests sent and replies received:\n\n~~~~~~\n")
 			for _, ex := range c.Exchanges {
+				if len(ex.Wire) > 0 {
+					p("-> %s\n", truncateBytes(ex.Wire[0], 1000))
+					if len(ex.Wire) > 1 {
+						p("<- %s   (%d ms)\n", truncateBytes(skippedListRe.ReplaceAllStringFunc(ex.Wire[1], func(m string) string {
+							if seenSkipped[m] {
+								return `"skipped":[the same list as above]`
+							}
+							seenSkipped[m] = true
+							return m
+						}), 4000), ex.Millis)
+					} else if ex.Error != "" {
+						p("<- error after %d ms: %s\n", ex.Millis, truncateBytes(ex.Error, 600))
+					}
+					for _, l := range ex.Leaks {
+						p("!! leak: %s\n", l)
+					}
+					continue
+				}
 				p("-> %s %s\n", ex.Method, truncateBytes(ex.Request, 300))
 				if ex.Error != "" {
 					p("<- error after %d ms: %s\n", ex.Millis, truncateBytes(ex.Error, 600))

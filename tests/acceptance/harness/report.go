@@ -50,23 +50,14 @@ func (r *Report) IDs(status string) []string {
 }
 
 func (r *Report) shapeLine() string {
-	var ids []string
-	for _, c := range r.Checks {
-		if strings.HasPrefix(c.ShapeDependent, "graded on") {
-			ids = append(ids, c.ID)
-		}
-	}
-	if len(ids) == 0 {
-		return "result shape: no reply carried this repository's structuredContent shape; checks 1, 2, 3 and 6 were graded on text content (only the tool name search_notes and argument query are assumed)"
-	}
-	return fmt.Sprintf("result shape: checks %s depend on this repository's structuredContent (%s); other servers are graded on text content", strings.Join(ids, ", "), ShapeFields)
+	return "replies: read for what they present (plain text, several text blocks, JSON text or structuredContent of any field names); only the tool name search_notes and its argument query are assumed"
 }
 
 func (r *Report) resourcesLine() string {
 	if r.ResourcesOffered {
-		return "resources: offered; checks 3-5 also probed resources/read"
+		return "resources: offered; checks 3-5 and 17-19 also probed resources/read"
 	}
-	return "resources: not offered; no path-taking surface offered, checks 3-5 probed search_notes only"
+	return "resources: not offered; checks 3-5 and 17-19 probed search_notes and any other read-only tool that takes a path"
 }
 
 // n2Lines renders the file's N2 lines beside the returned passage.

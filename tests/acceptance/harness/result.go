@@ -33,12 +33,11 @@ type CheckResult struct {
 	// Hint says in one sentence what to fix; empty for pass.
 	Hint string `json:"hint"`
 
-	Summary        string   `json:"summary,omitempty"`
-	Failures       []string `json:"failures,omitempty"`
-	Warnings       []string `json:"warnings,omitempty"`
-	SkipReason     string   `json:"skipReason,omitempty"`
-	Notes          []string `json:"notes,omitempty"`
-	ShapeDependent string   `json:"shapeDependent,omitempty"`
+	Summary    string   `json:"summary,omitempty"`
+	Failures   []string `json:"failures,omitempty"`
+	Warnings   []string `json:"warnings,omitempty"`
+	SkipReason string   `json:"skipReason,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
 	// Observed holds observations that are not request/reply pairs (file
 	// states, process exit).
 	Observed  []string    `json:"observed,omitempty"`
@@ -59,6 +58,16 @@ type finding struct {
 }
 
 func (c *CheckResult) add(f finding) { c.findings = append(c.findings, f) }
+
+// failedOn reports whether the check already failed on ex.
+func (c *CheckResult) failedOn(ex *Exchange) bool {
+	for _, f := range c.findings {
+		if f.ex == ex && !f.warn {
+			return true
+		}
+	}
+	return false
+}
 
 // fail records a failure that no single exchange shows.
 func (c *CheckResult) fail(format string, args ...any) {
@@ -150,6 +159,16 @@ func (c *CheckResult) finish() {
 
 // evidenceLines quotes the request and what came back, bounded.
 func (e *Exchange) evidenceLines() []string {
+	if len(e.Wire) > 0 {
+		out := []string{"   -> " + truncateBytes(e.Wire[0], 600)}
+		switch {
+		case len(e.Wire) > 1:
+			out = append(out, fmt.Sprintf("   <- %s   (%d ms)", truncateBytes(e.Wire[1], 1500), e.Millis))
+		case e.Error != "":
+			out = append(out, fmt.Sprintf("   <- error after %d ms: %s", e.Millis, truncateBytes(e.Error, 600)))
+		}
+		return out
+	}
 	out := []string{fmt.Sprintf("   -> %s %s", e.Method, truncateBytes(e.Request, 400))}
 	switch {
 	case e.Error != "":

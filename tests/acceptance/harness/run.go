@@ -73,7 +73,6 @@ type Report struct {
 	HarnessSDK       string         `json:"harnessSDK"`
 	ResourcesOffered bool           `json:"resourcesOffered"`
 	Tools            []string       `json:"tools,omitempty"`
-	OurShape         bool           `json:"ourShape"`
 	ExitAfterMs      int64          `json:"exitAfterMs,omitempty"`
 	ExitCode         int            `json:"exitCode"`
 	FixtureCounts    string         `json:"fixtureCounts,omitempty"`
@@ -98,6 +97,10 @@ type runner struct {
 	violations   map[string][]string
 	// violationOrder lists the keys of violations in the order found
 	violationOrder []string
+	leaks          []leak
+	// signIn is check 1's search for sign-in, the reference of checks 9
+	// and 20.
+	signIn *Exchange
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
@@ -347,22 +350,35 @@ func (r *runner) checkLeftovers(id, home, tmp string) {
 	})
 }
 
-// afterSession scans everything a finished process wrote for leaks: a
-// reply is charged to the check that sent the request; stdout and stderr
-// to the checks the leaked secret belongs to.
+// afterSession files a finished process's exchanges under their checks
+// and records what its replies, stdout and stderr leaked.
 func (r *runner) afterSession(s *session) {
 	for _, ex := range s.exchanges {
 		r.checks[ex.Check].Exchanges = append(r.checks[ex.Check].Exchanges, ex)
 	}
 	r.allExchanges = append(r.allExchanges, s.exchanges...)
-	r.judgePassages(s.exchanges)
 	seen := map[string]bool{}
+	var sent []string
 	for _, ex := range s.exchanges {
-		for _, h := range r.scan(ex.replyText) {
-			ex.Leaks = append(ex.Leaks, h.what)
-			seen[h.what] = true
-			r.attribute(r.checks[ex.Check], h, "reply to "+ex.Method, ex, nil)
+		sent = append(sent, ex.sent...)
+		found := r.lay.contentLeaks(ex.replyText)
+		found = append(found, r.lay.pathLeaks(ex.replyText, ex.sent, true)...)
+		if ex.result != nil {
+			if ex.tool == "search_notes" {
+				found = append(found, r.resultLeaks(ex, r.read(ex))...)
+			} else if lk, ok := r.lay.listingLeak(ex.replyText, ex.sent); ok {
+				found = append(found, lk)
+			}
 		}
+		for i, lk := range found {
+			if ex.Check == "13" && !lk.warn {
+				// Its calls name a root or a folder: what comes back
+				// breaks check 13's rule, whichever file it is.
+				found[i].owner = "13"
+			}
+			seen[lk.key] = true
+		}
+		r.saw(found, ex.Check, "the reply to "+ex.label(), ex)
 	}
 	during := "the process of check " + strings.Join(s.checks, ", ")
 	if len(s.checks) > 0 {
@@ -374,17 +390,22 @@ func (r *runner) afterSession(s *session) {
 		}
 	}
 	// Notifications and anything else on stdout.
-	for _, h := range r.scan(s.tap.raw.String()) {
-		if !seen[h.what] {
-			r.attributeOutput(h, "stdout of "+during, "stdout: "+clip(h.line, 300))
+	var fresh []leak
+	for _, lk := range r.lay.contentLeaks(s.tap.raw.String()) {
+		if !seen[lk.key] {
+			fresh = append(fresh, lk)
 		}
 	}
-	for _, h := range r.scan(s.stderr.String()) {
-		// A diagnostic naming an outside path is for the person running the
-		// server, not the client: a warning. Outside content is a leak.
-		h.warn = h.warn || h.path
-		r.attributeOutput(h, "stderr of "+during, "stderr: "+clip(h.line, 300))
+	r.saw(fresh, "", "stdout of "+during, nil)
+	// Outside text on stderr is a leak; an outside path there is for the
+	// person running the server, not the client: a warning.
+	stderr := s.stderr.String()
+	r.saw(r.lay.contentLeaks(stderr), "", "stderr of "+during, nil)
+	paths := r.lay.pathLeaks(stderr, sent, false)
+	for i := range paths {
+		paths[i].warn = true
 	}
+	r.saw(paths, "", "stderr of "+during, nil)
 	if _, v := s.tap.stats(); len(v) > 0 {
 		key := strings.Join(s.checks, ", ")
 		r.violations[key] = append(r.violations[key], v...)
@@ -392,44 +413,12 @@ func (r *runner) afterSession(s *session) {
 	}
 }
 
-// attributeOutput charges a leak found in a process's output to the
-// checks its secret belongs to.
-func (r *runner) attributeOutput(h leakHit, where, line string) {
-	for _, id := range h.checks {
-		r.checks[id].add(finding{msg: fmt.Sprintf("%s appeared in the %s", h.what, where), detail: []string{line}, warn: h.warn})
+// read returns the reading of a tool call's result, made once.
+func (r *runner) read(ex *Exchange) *reading {
+	if ex.rd == nil {
+		ex.rd = readResult(ex.result, ex.query, r.lay)
 	}
-}
-
-type leakHit struct {
-	what   string
-	line   string // the line of output holding it
-	checks []string
-	warn   bool // a leak the specification does not name (a hard link)
-	path   bool // only a path was revealed
-}
-
-// scan looks for bytes the server could only have got from outside the
-// root: the secret tokens of the outside fixtures and of the oversized file.
-// The harness never sends a secret token in any request, so an echo of a
-// request can never match and a server that logs its queries is not accused.
-func (r *runner) scan(text string) []leakHit {
-	if text == "" {
-		return nil
-	}
-	var hits []leakHit
-	for _, sec := range r.lay.Secrets {
-		if line, ok := lineWith(text, sec.Canary); ok {
-			what := "secret token of " + sec.Label
-			if sec.PathOnly {
-				what = sec.Label
-			}
-			hits = append(hits, leakHit{what: what, line: line, checks: sec.Checks, warn: sec.Warn, path: sec.PathOnly})
-		}
-	}
-	if line, ok := lineWith(text, r.lay.OversizeCanary); ok {
-		hits = append(hits, leakHit{what: "secret token of the oversized file " + r.lay.OversizeRel, line: line, checks: []string{"6"}})
-	}
-	return hits
+	return ex.rd
 }
 
 // lineWith returns the line of text holding sub.
@@ -467,23 +456,12 @@ func contains(ss []string, s string) bool {
 	return false
 }
 
-func (r *runner) attribute(c *CheckResult, h leakHit, where string, ex *Exchange, detail []string) {
-	msg := fmt.Sprintf("%s appeared in the %s", h.what, where)
-	if !h.warn || contains(h.checks, c.ID) {
-		c.add(finding{msg: msg, ex: ex, detail: detail, warn: h.warn})
-	}
-	for _, id := range h.checks {
-		if id != c.ID {
-			r.checks[id].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", c.ID, msg), ex: ex, detail: detail, warn: h.warn})
-		}
-	}
-}
-
-// applyGlobal adds the run-wide rules: timeouts fail check 6, stdout
-// pollution fails check 8, invented passages anywhere fail check 2.
+// applyGlobal adds the run-wide rules: leaks are charged to their
+// owners, timeouts fail check 6, stdout pollution fails check 8.
 func (r *runner) applyGlobal() {
+	r.chargeLeaks()
 	for _, ex := range r.allExchanges {
-		if ex.TimedOut && ex.Check != "6" {
+		if ex.TimedOut && ex.Check != "6" && !r.checks[ex.Check].failedOn(ex) {
 			r.checks["6"].crossFail(finding{msg: fmt.Sprintf("during check %s: %s got no answer within %s", ex.Check, ex.Method, r.cfg.Timeout), ex: ex})
 		}
 	}
@@ -505,70 +483,11 @@ func (r *runner) applyGlobal() {
 	}
 }
 
-// judgePassages checks, while the session's fixtures still exist, that every
-// passage a reply in this repository's shape names is byte-for-byte in a
-// regular file inside the root.
-func (r *runner) judgePassages(exchanges []*Exchange) {
-	for _, ex := range exchanges {
-		if ex.result == nil {
-			continue
-		}
-		shape, ok := parseOurShape(ex.result)
-		if !ok {
-			continue
-		}
-		for _, pr := range r.passageProblems(shape) {
-			if pr.check == "2" && ex.Check == "2" {
-				continue // check 2 judges its own reply
-			}
-			if pr.check == ex.Check {
-				r.checks[pr.check].failOn(ex, "%s", pr.what)
-			} else {
-				r.checks[pr.check].crossFail(finding{msg: fmt.Sprintf("during check %s: %s", ex.Check, pr.what), ex: ex})
-			}
-		}
-	}
-}
-
-type problem struct {
-	what  string
-	check string
-}
-
-// passageProblems checks that every match names a regular file inside the
-// root (a path outside fails check 4, a path through a symlink check 5) and
-// that its passage is byte-for-byte in that file (else check 2).
-func (r *runner) passageProblems(shape *ourResult) []problem {
-	var out []problem
-	for _, m := range shape.Matches {
-		content, err := r.lay.rootFile(m.File)
-		if err != nil {
-			id := "2"
-			switch {
-			case !isRootRelative(m.File):
-				id = "4"
-			case errors.Is(err, errSymlink):
-				id = "5"
-			}
-			out = append(out, problem{fmt.Sprintf("match names %q: %v", m.File, err), id})
-			continue
-		}
-		p := m.Passage
-		if m.Clipped {
-			p = strings.TrimSuffix(strings.TrimSuffix(p, "…"), "...")
-		}
-		if p == "" || !strings.Contains(content, p) {
-			out = append(out, problem{fmt.Sprintf("passage %q is not byte-for-byte in %s (invented or altered)", clip(m.Passage, 80), m.File), "2"})
-		}
-	}
-	return out
-}
-
 // resourcePrefix finds how the server spells a root-relative URI, from a
 // listed resource for sample-notes.md (or any listed fixture), defaulting
 // to practice-notes:///.
 func (r *runner) resourcePrefix(list []*mcp.Resource) string {
-	known := []string{r.lay.SampleRel, r.lay.ValidRel, r.lay.BoundRel}
+	known := append([]string{r.lay.SampleRel, r.lay.ValidRel}, r.lay.BoundFiles...)
 	for _, res := range list {
 		for _, k := range known {
 			if strings.HasSuffix(res.URI, k) {

@@ -34,13 +34,28 @@ type Exchange struct {
 	// answering an earlier one in the same check.
 	NotSent bool `json:"notSent,omitempty"`
 
+	// Wire holds the raw JSON-RPC lines of this request and its reply,
+	// as they crossed the server's stdin and stdout.
+	Wire []string `json:"wire,omitempty"`
+
 	sent      []string // strings the request carried (echoes are not leaks)
 	replyText string   // everything the reply said, for scanning
 	result    *mcp.CallToolResult
 	resource  *mcp.ReadResourceResult
+	tool      string // for tools/call: the tool's name
+	query     string // for search_notes: the query sent
+	rd        *reading
 }
 
 func (e *Exchange) failed() bool { return e.Error != "" }
+
+// label names the request: the method, and the tool for tools/call.
+func (e *Exchange) label() string {
+	if e.tool != "" {
+		return e.Method + " " + e.tool
+	}
+	return e.Method
+}
 
 // outputCap bounds what is kept of one process's stdout and of its stderr.
 const outputCap = 1 << 20
@@ -101,6 +116,7 @@ type stdoutTap struct {
 	badLines   int
 	violations []string // the first maxViolations of badLines
 	done       chan struct{}
+	wire       *wire
 }
 
 func newStdoutTap(src io.Reader) *stdoutTap {
@@ -149,6 +165,9 @@ func (t *stdoutTap) loop(src io.Reader) {
 				t.mu.Lock()
 				t.messages++
 				t.mu.Unlock()
+				if t.wire != nil {
+					t.wire.received(line)
+				}
 			} else if why != "" {
 				t.addViolation(why)
 			}
@@ -217,6 +236,82 @@ func classifyStdoutLine(line []byte) (ok bool, violation string) {
 	return false, bad
 }
 
+// wire records the JSON-RPC lines the client wrote to the server's stdin
+// and the messages the server wrote to stdout, so that evidence quotes
+// what crossed the pipes rather than a re-encoding of it.
+type wire struct {
+	mu   sync.Mutex
+	sent []string
+	got  []string
+	w    io.WriteCloser
+	part []byte
+}
+
+func (w *wire) Close() error { return w.w.Close() }
+
+// maxWireLines bounds what one process's wire record keeps.
+const maxWireLines = 4000
+
+func (w *wire) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	w.part = append(w.part, p...)
+	for {
+		i := bytes.IndexByte(w.part, '\n')
+		if i < 0 {
+			break
+		}
+		if len(w.sent) < maxWireLines {
+			w.sent = append(w.sent, string(w.part[:i]))
+		}
+		w.part = w.part[i+1:]
+	}
+	w.mu.Unlock()
+	return w.w.Write(p)
+}
+
+func (w *wire) received(line []byte) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.got) < maxWireLines {
+		w.got = append(w.got, strings.TrimRight(string(line), "\r\n"))
+	}
+}
+
+func (w *wire) mark() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return len(w.sent)
+}
+
+// pair finds the first request for method written since mark and the
+// reply with its id.
+func (w *wire) pair(mark int, method string) []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, line := range w.sent[min(mark, len(w.sent)):] {
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+		}
+		if json.Unmarshal([]byte(line), &m) != nil || m.Method != method || len(m.ID) == 0 {
+			continue
+		}
+		out := []string{line}
+		for _, g := range w.got {
+			var r struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal([]byte(g), &r) == nil && r.Method == "" && bytes.Equal(r.ID, m.ID) {
+				out = append(out, g)
+				break
+			}
+		}
+		return out
+	}
+	return nil
+}
+
 // session is one server process with a connected SDK client.
 type session struct {
 	check   string
@@ -224,6 +319,8 @@ type session struct {
 	stdin   *os.File
 	cs      *mcp.ClientSession
 	tap     *stdoutTap
+	wire    *wire
+	tools   []pathTool // read-only path tools, once asked
 	stderr  *capBuffer
 	errDone chan struct{} // closed when stderr has been read to its end
 	timeout time.Duration
@@ -312,7 +409,9 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 		s.exitAt = time.Now()
 		close(s.done)
 	}()
+	s.wire = &wire{w: inW}
 	s.tap = newStdoutTap(outR)
+	s.tap.wire = s.wire
 	go func() { <-s.tap.done; outR.Close() }()
 
 	client := mcp.NewClient(&mcp.Implementation{Name: "practice-notes-acceptance", Version: "1.0.0"}, nil)
@@ -323,7 +422,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	cctx, cancel := context.WithTimeout(ctx, cfg.startTimeout)
 	defer cancel()
 	t0 := time.Now()
-	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: inW}, opts)
+	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: s.wire}, opts)
 	s.connectMs = time.Since(t0).Milliseconds()
 	if err != nil {
 		why := err.Error()
@@ -443,8 +542,9 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	return info
 }
 
-func (s *session) record(ex *Exchange, t0 time.Time, ctx context.Context, err error) {
+func (s *session) record(ex *Exchange, t0 time.Time, mark int, ctx context.Context, err error) {
 	ex.Millis = time.Since(t0).Milliseconds()
+	ex.Wire = s.wire.pair(mark, ex.Method)
 	if err != nil {
 		ex.Error = err.Error()
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
@@ -483,7 +583,9 @@ func marshal(v any) string {
 
 // callSearch calls search_notes with one query.
 func (s *session) callSearch(ctx context.Context, query string) *Exchange {
-	return s.callTool(ctx, "search_notes", map[string]any{"query": query}, query)
+	ex := s.callTool(ctx, "search_notes", map[string]any{"query": query}, query)
+	ex.query = query
+	return ex
 }
 
 // callTool calls a tool with any arguments; sent lists the strings the
@@ -494,13 +596,14 @@ func (s *session) callTool(ctx context.Context, name string, args map[string]any
 		Method:  "tools/call",
 		Request: marshal(map[string]any{"name": name, "arguments": args}),
 		sent:    sent,
+		tool:    name,
 	}
 	if s.skipStuck(ex) {
 		return ex
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0 := time.Now()
+	t0, mark := time.Now(), s.wire.mark()
 	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		ex.result = res
@@ -508,7 +611,7 @@ func (s *session) callTool(ctx context.Context, name string, args map[string]any
 		ex.Display = compactToolReply(res)
 		ex.replyText = toolText(res) + "\n" + ex.Reply
 	}
-	s.record(ex, t0, cctx, err)
+	s.record(ex, t0, mark, cctx, err)
 	return ex
 }
 
@@ -563,7 +666,7 @@ func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0 := time.Now()
+	t0, mark := time.Now(), s.wire.mark()
 	var tools []*mcp.Tool
 	var err error
 	for t, e := range s.cs.Tools(cctx, nil) {
@@ -580,7 +683,7 @@ func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 		ex.Reply = marshal(map[string]any{"tools": tools})
 		ex.replyText = ex.Reply
 	}
-	s.record(ex, t0, cctx, err)
+	s.record(ex, t0, mark, cctx, err)
 	return tools, ex
 }
 
@@ -596,7 +699,7 @@ func (s *session) listResources(ctx context.Context) ([]*mcp.Resource, *Exchange
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0 := time.Now()
+	t0, mark := time.Now(), s.wire.mark()
 	var list []*mcp.Resource
 	var err error
 	for r, e := range s.cs.Resources(cctx, nil) {
@@ -613,7 +716,7 @@ func (s *session) listResources(ctx context.Context) ([]*mcp.Resource, *Exchange
 		ex.Reply = marshal(map[string]any{"resources": list})
 		ex.replyText = ex.Reply
 	}
-	s.record(ex, t0, cctx, err)
+	s.record(ex, t0, mark, cctx, err)
 	return list, ex
 }
 
@@ -629,7 +732,7 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0 := time.Now()
+	t0, mark := time.Now(), s.wire.mark()
 	res, err := s.cs.ReadResource(cctx, &mcp.ReadResourceParams{URI: uri})
 	if err == nil {
 		ex.resource = res
@@ -642,7 +745,7 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 		}
 		ex.replyText = strings.Join(parts, "\n") + "\n" + ex.Reply
 	}
-	s.record(ex, t0, cctx, err)
+	s.record(ex, t0, mark, cctx, err)
 	return ex
 }
 

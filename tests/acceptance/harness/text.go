@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -10,6 +9,7 @@ import (
 
 // paragraph is a run of lines taken byte-for-byte from a file.
 type paragraph struct {
+	File      string // root-relative, for paragraphs of the root's notes
 	Text      string
 	StartLine int // 1-based
 	EndLine   int
@@ -118,11 +118,55 @@ func findNoteParagraphs(content, id, needle string) ([]paragraph, error) {
 	return out, nil
 }
 
-// samePassage reports whether a returned passage equals an expected one,
-// ignoring only a trailing line ending.
-func samePassage(got, want string) bool {
-	return strings.TrimRight(got, "\r\n") == strings.TrimRight(want, "\r\n")
+// splitParagraphs splits a note at blank lines and headings.
+func splitParagraphs(content string) []paragraph {
+	var out []paragraph
+	var cur []lineSpan
+	flush := func() {
+		if len(cur) > 0 {
+			text := strings.TrimSuffix(content[cur[0].start:cur[len(cur)-1].end], "\r")
+			out = append(out, paragraph{Text: text, StartLine: cur[0].num, EndLine: cur[len(cur)-1].num})
+		}
+		cur = nil
+	}
+	for _, sp := range splitLineSpans(content) {
+		line := content[sp.start:sp.end]
+		if isBlank(line) || headingLevel(line) > 0 {
+			flush()
+			continue
+		}
+		cur = append(cur, sp)
+	}
+	flush()
+	return out
 }
+
+// noteSection returns note id's section: its heading line to the line
+// before the next heading of the same or a higher level.
+func noteSection(content, id string) (paragraph, bool) {
+	idRe := regexp.MustCompile(`^#{1,6}[ \t]+` + regexp.QuoteMeta(id) + `\b`)
+	spans := splitLineSpans(content)
+	for i, sp := range spans {
+		if !idRe.MatchString(content[sp.start:sp.end]) {
+			continue
+		}
+		level := headingLevel(content[sp.start:sp.end])
+		end := len(spans)
+		for j := i + 1; j < len(spans); j++ {
+			if lv := headingLevel(content[spans[j].start:spans[j].end]); lv > 0 && lv <= level {
+				end = j
+				break
+			}
+		}
+		last := end - 1
+		for last > i && isBlank(content[spans[last].start:spans[last].end]) {
+			last--
+		}
+		return paragraph{Text: strings.TrimSuffix(content[sp.start:spans[last].end], "\r"), StartLine: sp.num, EndLine: spans[last].num}, true
+	}
+	return paragraph{}, false
+}
+
 
 var wordRe = regexp.MustCompile(`\S+`)
 
@@ -179,16 +223,6 @@ func jsonStrings(v any) []string {
 		}
 	}
 	walk(v)
-	return out
-}
-
-// expandTexts returns s plus, when s is JSON, every string inside it.
-func expandTexts(s string) []string {
-	out := []string{s}
-	var v any
-	if json.Unmarshal([]byte(s), &v) == nil {
-		out = append(out, jsonStrings(v)...)
-	}
 	return out
 }
 

@@ -1,0 +1,176 @@
+package harness
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// n2Verdict is check 1's judgement of one reading.
+type n2Verdict struct {
+	ok      bool
+	summary string
+	notes   []string
+	problem string
+	diff    []string
+	cmp     *N2Comparison
+}
+
+// judgeN2 decides whether a reading holds the N2 passage as the
+// specification asks: the whole paragraph byte for byte (its final line
+// break, or the file's CRLF, allowed), in a string that holds no other
+// note's text (N2's own heading and section may be there), attributed to
+// sample-notes.md, with N2 named outside the passage and the echoed query.
+func (l *layout) judgeN2(rd *reading) n2Verdict {
+	want := l.N2[0]
+	v := n2Verdict{cmp: &N2Comparison{File: l.SampleRel, StartLine: want.StartLine, EndLine: want.EndLine, FileText: want.Text}}
+	var seen []string // why each string holding the paragraph was refused
+	for _, s := range rd.Strings {
+		for _, p := range l.N2 {
+			for _, form := range []string{p.Text, strings.ReplaceAll(p.Text, "\n", "\r\n")} {
+				i := strings.Index(s, form)
+				if i < 0 {
+					continue
+				}
+				v.cmp.Returned, v.cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
+				if why := l.n2Problem(rd, s, i, form); why != "" {
+					seen = append(seen, why)
+					continue
+				}
+				v.ok, v.cmp.Identical = true, true
+				v.cmp.StartLine, v.cmp.EndLine, v.cmp.FileText = p.StartLine, p.EndLine, p.Text
+				v.summary = fmt.Sprintf("the reply holds %s lines %d-%d byte for byte (%d bytes), credited to %s and named N2", l.SampleRel, p.StartLine, p.EndLine, len(p.Text), l.SampleRel)
+				return v
+			}
+		}
+	}
+	if len(seen) > 0 {
+		v.problem = seen[0]
+		return v
+	}
+	best, run := "", 0
+	for _, s := range rd.Strings {
+		if n := longestVerbatimRun(want.Text, "sign-in", []string{s}); n > run || best == "" && containsFold(s, "sign-in") {
+			best, run = s, n
+		}
+	}
+	v.cmp.Returned, v.cmp.ReturnedVia = truncateBytes(best, 4000), "the string closest to the passage"
+	switch {
+	case best == "":
+		v.problem = fmt.Sprintf("no string of the reply holds the N2 paragraph of %s (results: %v)", l.SampleRel, rd.Results)
+		return v
+	case run == 0:
+		v.problem = "the reply holds no run of the N2 paragraph's words as written"
+	default:
+		v.problem = fmt.Sprintf("the reply does not hold the whole N2 paragraph byte for byte: the closest string quotes %d of its %d words in a row (cut, re-cased, reflowed or padded)",
+			run, len(wordRe.FindAllString(want.Text, -1)))
+	}
+	v.diff = passageDiff(want.Text, excerpt(best, want.Text))
+	return v
+}
+
+// n2Problem says why a string holding the N2 paragraph at i does not
+// count, or "" when it does.
+func (l *layout) n2Problem(rd *reading, s string, i int, form string) string {
+	before, after := s[:i], s[i+len(form):]
+	if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(before, " \t")); glued(r) || strings.HasSuffix(strings.TrimRight(before, " \t\"'“«`"), "...") {
+		return fmt.Sprintf("the N2 paragraph is there, but glued to other text before it: %q", clip(tail(before, 40), 60))
+	}
+	if r, _ := utf8.DecodeRuneInString(after); glued(r) || strings.HasPrefix(strings.TrimLeft(after, " \t\"'”»`"), "...") || strings.HasPrefix(strings.TrimLeft(after, " \t\"'”»`"), "…") {
+		return fmt.Sprintf("the N2 paragraph is there, but text is glued after it: %q", clip(head(after, 40), 60))
+	}
+	for _, p := range l.paras {
+		if p.File == l.SampleRel && p.StartLine >= l.N2Section.StartLine && p.EndLine <= l.N2Section.EndLine {
+			continue
+		}
+		if strings.Contains(s, p.Text) {
+			return fmt.Sprintf("the string holding the N2 paragraph also holds another note's text (%s line %d: %q)", p.File, p.StartLine, clip(p.Text, 60))
+		}
+	}
+	// Attribution: the result entry holding the string, else the last
+	// file named before the passage in its text, else the only result.
+	file, id := "", ""
+	for _, it := range rd.Items {
+		if it.Passage == s {
+			file, id = it.File, it.NoteID
+		}
+	}
+	if file == "" {
+		if m := noteNameRe.FindAllStringSubmatch(mask(before, "sign-in", l), -1); len(m) > 0 {
+			file = m[len(m)-1][1]
+		} else if m := noteNameRe.FindStringSubmatch(mask(after, "sign-in", l)); m != nil {
+			file = m[1]
+		} else if len(rd.Results) == 1 {
+			file = rd.Results[0]
+		}
+	}
+	if rel, ok := l.rootRel(file); !ok || rel != l.SampleRel {
+		if file == "" {
+			return "the N2 paragraph is there, but the reply does not credit it to " + l.SampleRel
+		}
+		return fmt.Sprintf("the N2 paragraph is credited to %q, not %s", file, l.SampleRel)
+	}
+	if id != "" && id != "N2" {
+		return fmt.Sprintf("the N2 paragraph is labelled note %s", id)
+	}
+	if id == "" && !contains(rd.NoteIDs, "N2") {
+		return "the N2 paragraph is there, but the reply never names the note ID N2 outside the passage and the echoed query"
+	}
+	return ""
+}
+
+// glued reports whether a rune next to the passage continues it: a
+// letter, a digit or an ellipsis.
+func glued(r rune) bool {
+	return r != utf8.RuneError && (unicode.IsLetter(r) || unicode.IsDigit(r) || r == '…')
+}
+
+func tail(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[len(s)-n:]
+}
+
+func head(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// excerpt cuts from s the part that best lines up with want: from the
+// first line sharing a word with want's first line, as many lines as
+// want has.
+func excerpt(s, want string) string {
+	lines := strings.Split(s, "\n")
+	wl := strings.Split(want, "\n")
+	first := strings.Fields(strings.ToLower(wl[0]))
+	start := 0
+	for i, line := range lines {
+		low := strings.ToLower(line)
+		if len(first) > 0 && (strings.Contains(low, first[0]) || containsFold(line, "sign-in")) {
+			start = i
+			break
+		}
+	}
+	end := min(len(lines), start+len(wl)+1)
+	return strings.Join(lines[start:end], "\n")
+}
+
+// passageDiff shows the file's paragraph beside what the reply holds,
+// line by line.
+func passageDiff(want, got string) []string {
+	d := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+	out := []string{"diff of the N2 paragraph (-file +reply):"}
+	for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
+		out = append(out, truncateBytes(line, 300))
+	}
+	if len(out) > 16 {
+		out = append(out[:16], "…")
+	}
+	return out
+}

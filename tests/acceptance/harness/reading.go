@@ -1,0 +1,475 @@
+package harness
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// reading is what one tool result presents, whatever its layout: plain
+// text, several text blocks, JSON text, or structuredContent with any
+// field names. Every check judges a reading, never a layout, so that a
+// server is graded on what it says and not on how this repository's own
+// server happens to shape its answer.
+type reading struct {
+	IsError bool
+	// Strings holds every string the reply carries: each text block as
+	// it is, and every string value inside JSON text or structuredContent.
+	Strings []string
+	// Items are the result entries of a JSON reply: objects that name a
+	// file outside any skip or refusal list.
+	Items []item
+	// Results are the files named as results, Skipped those named in a
+	// skip or refusal note; both as written, in order, without repeats.
+	Results []string
+	Skipped []string
+	// NoteIDs are the note IDs named outside passages and the echoed query.
+	NoteIDs []string
+	// NoMatch is set when the reply states that nothing matched: a
+	// negation (no, none, 0, not, nothing) with match, result, found,
+	// passage or note; "not searched" or an empty list alone is not one.
+	NoMatch bool
+	// Truncated is the value of a boolean field whose name says
+	// truncated, when the reply has one.
+	Truncated *bool
+	// Quoted are the root paragraphs the reply holds byte for byte.
+	Quoted []paragraph
+	// prose is what the reply says besides passages and the echoed query.
+	prose []string
+}
+
+// item is one result entry of a JSON reply.
+type item struct {
+	File    string
+	NoteID  string
+	Passage string // "" when the entry carries no text
+	Key     string // the field the passage came from
+	Clipped bool   // the entry says its passage was shortened
+}
+
+var (
+	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=])((?:\.{0,2}/)?(?:[\w.\-~À-ɏ]+/)*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	pathLikeRe  = regexp.MustCompile(`^(?:\.{0,2}/|/)?(?:[^\s/]+/)*[^\s/]+\.(?:md|markdown|txt)$`)
+	noteIDRe    = regexp.MustCompile(`\bN\d+\b`)
+	fileKeyRe   = regexp.MustCompile(`(?i)file|path|source|^name$|doc|uri|^note$`)
+	idKeyRe     = regexp.MustCompile(`(?i)^(note_?id|noteid|id|note|note-id)$`)
+	passKeyRe   = regexp.MustCompile(`(?i)passage|text|quote|snippet|excerpt|content|paragraph|match|body|^line$`)
+	skipKeyRe   = regexp.MustCompile(`(?i)skip|ignor|exclud|refus|error|unread|omit|not_?searched|warning|denied|rejected|failed`)
+	truncKeyRe  = regexp.MustCompile(`(?i)truncat`)
+	countKeyRe  = regexp.MustCompile(`(?i)^(count|total|found|matches|results|hits|num|n|total_?matches|match_?count|result_?count|totalResults|totalMatches)$`)
+	clipKeyRe   = regexp.MustCompile(`(?i)clip|truncat|shortened|cut`)
+	skipWordsRe = regexp.MustCompile(`(?i)skip|not searched|too (large|big|long)|larger than|over \d|exceed|unreadable|cannot|can't|could not|couldn't|denied|refus|ignor|error|binary|symlink|link|permission|not a regular|limit|bytes|KB|KiB`)
+	// A negated statement about matches: "No notes matched", "0 results",
+	// "nothing found", "did not match", "matches: 0".
+	noMatchRe    = regexp.MustCompile(`(?i)\b(no|none|zero|0|not|nothing|never|n't)\b(?:\W+\w+){0,3}?\W+(match\w*|results?|found|passages?|notes?|hits?)\b`)
+	noMatchRevRe = regexp.MustCompile(`(?i)\b(match(?:es|ed)?|results?|found|passages?|hits?)\b\W+(?:\w+\W+){0,2}?(no|none|nothing|zero|0)\b`)
+	notSearchRe  = regexp.MustCompile(`(?i)^\W+(?:\w+\W+){0,2}?(searched|skipped|read|scanned|opened|ignored|excluded)\b`)
+)
+
+// readResult reads a tool result. query is the query the request sent
+// (echoes of it are masked), lay supplies the root's paragraphs.
+func readResult(res *mcp.CallToolResult, query string, lay *layout) *reading {
+	rd := &reading{}
+	if res == nil {
+		return rd
+	}
+	rd.IsError = res.IsError
+	var plain []string
+	var docs []any
+	for _, c := range res.Content {
+		var text string
+		switch c := c.(type) {
+		case *mcp.TextContent:
+			text = c.Text
+		case *mcp.EmbeddedResource:
+			if c.Resource != nil {
+				text = c.Resource.Text
+			}
+		case *mcp.ResourceLink:
+			text = c.URI + " " + c.Name
+		default:
+			continue
+		}
+		rd.Strings = append(rd.Strings, text)
+		var v any
+		if t := strings.TrimSpace(text); (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Unmarshal([]byte(t), &v) == nil {
+			docs = append(docs, v)
+			continue
+		}
+		plain = append(plain, text)
+	}
+	if res.StructuredContent != nil {
+		docs = append(docs, normalizeJSON(res.StructuredContent))
+	}
+	for _, d := range docs {
+		rd.Strings = append(rd.Strings, jsonStrings(d)...)
+		rd.walk(d, nil, ctxResult, query)
+	}
+	for _, t := range plain {
+		rd.prose = append(rd.prose, mask(t, query, lay))
+	}
+	for _, p := range rd.prose {
+		rd.readProse(p)
+	}
+	for _, it := range rd.Items {
+		if it.NoteID != "" {
+			rd.NoteIDs = appendNew(rd.NoteIDs, it.NoteID)
+		}
+	}
+	if lay != nil {
+		for _, p := range lay.paras {
+			if containsAny(rd.Strings, p.Text) {
+				rd.Quoted = append(rd.Quoted, p)
+			}
+		}
+	}
+	return rd
+}
+
+// Where a JSON value sits: among results, in a skip or refusal note, or
+// in a list of what was looked at (neither).
+const (
+	ctxResult = iota
+	ctxSkip
+	ctxOther
+)
+
+var (
+	reasonKeyRe = regexp.MustCompile(`(?i)^(reason|error|why)$`)
+	otherKeyRe  = regexp.MustCompile(`(?i)searched|scanned|checked|visited|considered|candidates|^query$|^args|arguments|tools`)
+)
+
+// walk reads a JSON value: result entries, skip lists, counts and flags.
+func (rd *reading) walk(v any, keys []string, where int, query string) {
+	skipCtx := where == ctxSkip
+	switch x := v.(type) {
+	case map[string]any:
+		// The top-level object is the reply itself, never one entry:
+		// its fields may echo the query.
+		if f := fileOf(x, query); f != "" && where != ctxOther && len(keys) > 0 {
+			if skipCtx || hasKey(x, reasonKeyRe) && passageOf(x, f) == "" {
+				rd.Skipped = appendNew(rd.Skipped, f)
+			} else {
+				it := item{File: f, NoteID: noteIDOf(x)}
+				it.Key, it.Passage = passageKeyOf(x, f)
+				for k, e := range x {
+					if b, ok := e.(bool); ok && b && clipKeyRe.MatchString(k) {
+						it.Clipped = true
+					}
+				}
+				if !rd.hasItem(it) {
+					rd.Items = append(rd.Items, it)
+				}
+				rd.Results = appendNew(rd.Results, f)
+			}
+		}
+		names := make([]string, 0, len(x))
+		for k := range x {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			e := x[k]
+			switch ev := e.(type) {
+			case bool:
+				if truncKeyRe.MatchString(k) {
+					b := ev
+					rd.Truncated = &b
+				}
+			case float64:
+				if ev == 0 && countKeyRe.MatchString(k) && !skipCtx {
+					rd.NoMatch = true
+				}
+			case string:
+				if !fileKeyRe.MatchString(k) && !passKeyRe.MatchString(k) {
+					rd.prose = append(rd.prose, maskQuery(ev, query))
+				}
+			}
+			next := where
+			switch {
+			case where == ctxOther:
+			case skipKeyRe.MatchString(k):
+				next = ctxSkip
+			case otherKeyRe.MatchString(k):
+				next = ctxOther
+			}
+			rd.walk(e, append(keys, k), next, query)
+		}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok && pathLikeRe.MatchString(s) {
+				switch where {
+				case ctxSkip:
+					rd.Skipped = appendNew(rd.Skipped, s)
+				case ctxResult:
+					rd.Results = appendNew(rd.Results, s)
+				}
+				continue
+			}
+			rd.walk(e, keys, where, query)
+		}
+	}
+}
+
+// readProse finds the files, note IDs and no-match statements of text
+// whose passages and echoed query are already masked.
+func (rd *reading) readProse(text string) {
+	for _, line := range strings.Split(text, "\n") {
+		for _, m := range noteNameRe.FindAllStringSubmatch(line, -1) {
+			if skipWordsRe.MatchString(line) {
+				rd.Skipped = appendNew(rd.Skipped, m[1])
+			} else {
+				rd.Results = appendNew(rd.Results, m[1])
+			}
+		}
+		for _, id := range noteIDRe.FindAllString(line, -1) {
+			rd.NoteIDs = appendNew(rd.NoteIDs, id)
+		}
+		if statesNoMatch(line) {
+			rd.NoMatch = true
+		}
+	}
+}
+
+// statesNoMatch reports whether a line says that nothing matched. File
+// names are blanked first: "oversized-notes.md" is not a word "notes".
+func statesNoMatch(line string) bool {
+	line = noteNameRe.ReplaceAllString(line, " \x00")
+	for _, loc := range noMatchRe.FindAllStringIndex(line, -1) {
+		if !notSearchRe.MatchString(line[loc[1]:]) && !searchedRe.MatchString(line[loc[0]:loc[1]]) {
+			return true
+		}
+	}
+	return noMatchRevRe.MatchString(line)
+}
+
+var searchedRe = regexp.MustCompile(`(?i)\b(searched|skipped|read|scanned|opened|ignored|excluded)\b`)
+
+// mask blanks the root paragraphs a text quotes and the echoed query, so
+// that file names and note IDs inside note text are not read as the
+// reply's own words.
+//
+// Paragraphs go first, whole; then each of their lines, in any case, so
+// that a cut or re-cased passage is masked too.
+func mask(text, query string, lay *layout) string {
+	if lay != nil {
+		for _, p := range lay.paras {
+			if len(p.Text) >= 12 && strings.Contains(text, p.Text) {
+				text = strings.ReplaceAll(text, p.Text, "\x00")
+			}
+		}
+		for _, p := range lay.paras {
+			for _, line := range strings.Split(p.Text, "\n") {
+				if len(line) >= 16 {
+					text = maskFold(text, line)
+				}
+			}
+		}
+	}
+	return maskQuery(text, query)
+}
+
+// maskFold blanks every occurrence of sub in text, in any ASCII case.
+func maskFold(text, sub string) string {
+	low, lsub := strings.ToLower(text), strings.ToLower(sub)
+	if len(low) != len(text) || len(lsub) != len(sub) {
+		return strings.ReplaceAll(text, sub, "\x00")
+	}
+	var b strings.Builder
+	for {
+		i := strings.Index(low, lsub)
+		if i < 0 {
+			b.WriteString(text)
+			return b.String()
+		}
+		b.WriteString(text[:i])
+		b.WriteString("\x00")
+		text, low = text[i+len(sub):], low[i+len(sub):]
+	}
+}
+
+func maskQuery(text, query string) string {
+	if strings.TrimSpace(query) == "" {
+		return text
+	}
+	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query))
+	return re.ReplaceAllString(text, "\x00")
+}
+
+func fileOf(m map[string]any, query string) string {
+	best := ""
+	for k, v := range m {
+		s, ok := v.(string)
+		if !ok || otherKeyRe.MatchString(k) {
+			continue
+		}
+		if pathLikeRe.MatchString(s) {
+			if fileKeyRe.MatchString(k) || best == "" {
+				best = s
+			}
+		}
+	}
+	return best
+}
+
+func noteIDOf(m map[string]any) string {
+	for k, v := range m {
+		if s, ok := v.(string); ok && noteIDRe.MatchString(s) && (idKeyRe.MatchString(k) || regexp.MustCompile(`^N\d+$`).MatchString(s)) {
+			if id := noteIDRe.FindString(s); id != "" && len(s) <= 12 {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+func passageOf(m map[string]any, file string) string {
+	_, p := passageKeyOf(m, file)
+	return p
+}
+
+// passageKeyOf picks the entry's passage: a string under a passage-like
+// key, else its longest other string of some length.
+func passageKeyOf(m map[string]any, file string) (key, passage string) {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != file && passKeyRe.MatchString(k) && !fileKeyRe.MatchString(k) {
+			return k, s
+		}
+	}
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != file && len(s) >= 15 && len(s) > len(passage) && !fileKeyRe.MatchString(k) {
+			key, passage = k, s
+		}
+	}
+	return key, passage
+}
+
+// hasItem reports whether the reading already holds an entry for the same
+// file and passage: a text block that mirrors structuredContent repeats
+// every entry.
+func (rd *reading) hasItem(it item) bool {
+	for _, x := range rd.Items {
+		if x.File == it.File && x.Passage == it.Passage && x.NoteID == it.NoteID {
+			return true
+		}
+	}
+	return false
+}
+
+func hasKey(m map[string]any, re *regexp.Regexp) bool {
+	for k := range m {
+		if re.MatchString(k) {
+			return true
+		}
+	}
+	return false
+}
+
+func appendNew(list []string, s string) []string {
+	if s == "" || contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+// names reports whether the reply names rel as a result: as written, or
+// with a leading "./" or the root's own path before it.
+func (rd *reading) names(rel string) bool {
+	for _, f := range rd.Results {
+		if cleanName(f) == rel || strings.HasSuffix(f, "/"+rel) {
+			return true
+		}
+	}
+	return false
+}
+
+func cleanName(f string) string {
+	return strings.TrimPrefix(strings.ReplaceAll(f, `\`, "/"), "./")
+}
+
+// quotes reports whether the reply holds a root paragraph containing sub.
+func (rd *reading) quotes(sub string) bool {
+	return containsAny(rd.Strings, sub)
+}
+
+// found is what a reading found: its result files and the passages it
+// offered (keyed by their lower-cased text), for comparing two spellings
+// of one query.
+func (rd *reading) found() (files []string, passages map[string]string) {
+	passages = map[string]string{}
+	for _, f := range rd.Results {
+		files = appendNew(files, cleanName(f))
+	}
+	for _, it := range rd.Items {
+		passages[strings.ToLower(it.Passage)] = it.Passage
+	}
+	for _, p := range rd.Quoted {
+		passages[strings.ToLower(p.Text)] = p.Text
+	}
+	sort.Strings(files)
+	return files, passages
+}
+
+// missing lists what ref found that rd did not.
+func (rd *reading) missing(ref *reading) []string {
+	rf, rp := ref.found()
+	f, p := rd.found()
+	var out []string
+	for _, x := range rf {
+		if !contains(f, x) {
+			out = append(out, "file "+x)
+		}
+	}
+	var lost []string
+	for k, orig := range rp {
+		if _, ok := p[k]; !ok {
+			lost = append(lost, orig)
+		}
+	}
+	sort.Strings(lost)
+	for _, x := range lost {
+		out = append(out, fmt.Sprintf("passage %q", clip(x, 60)))
+	}
+	return out
+}
+
+func normalizeJSON(v any) any {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var out any
+	_ = json.Unmarshal(b, &out)
+	return out
+}
+
+// firstText returns the first text content block, if any.
+func firstText(res *mcp.CallToolResult) string {
+	if res == nil {
+		return ""
+	}
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			return t.Text
+		}
+	}
+	return ""
+}
+
+func containsAny(texts []string, sub string) bool {
+	for _, t := range texts {
+		if strings.Contains(t, sub) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,152 @@
+package harness
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// transcript is one recorded tool reply in testdata/replies: the query
+// sent, the result that came back, and what its reading must be.
+type transcript struct {
+	About  string          `json:"about"`
+	Query  string          `json:"query"`
+	Result json.RawMessage `json:"result"`
+	Want   struct {
+		Results []string `json:"results"`
+		Skipped []string `json:"skipped"`
+		NoteIDs []string `json:"noteIDs"`
+		NoMatch bool     `json:"noMatch"`
+		Items   int      `json:"items"`
+		Quoted  int      `json:"quoted"`
+		// N2 is "" when check 1 must pass on the reply, else a part of
+		// its problem.
+		N2 string `json:"n2"`
+	} `json:"want"`
+}
+
+// TestReadingTranscripts reads every recorded reply without starting a
+// server and compares the reading, and check 1's judgement, with what
+// the transcript says.
+func TestReadingTranscripts(t *testing.T) {
+	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"))
+	if lay != nil {
+		defer lay.remove()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join("testdata", "replies", "*.json"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no transcripts: %v", err)
+	}
+	for _, f := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(f), ".json"), func(t *testing.T) {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var tr transcript
+			if err := json.Unmarshal(b, &tr); err != nil {
+				t.Fatal(err)
+			}
+			var res mcp.CallToolResult
+			if err := json.Unmarshal(tr.Result, &res); err != nil {
+				t.Fatal(err)
+			}
+			rd := readResult(&res, tr.Query, lay)
+			type got struct {
+				Results, Skipped, NoteIDs []string
+				NoMatch                   bool
+				Items, Quoted             int
+			}
+			want := got{tr.Want.Results, tr.Want.Skipped, tr.Want.NoteIDs, tr.Want.NoMatch, tr.Want.Items, tr.Want.Quoted}
+			have := got{rd.Results, rd.Skipped, rd.NoteIDs, rd.NoMatch, len(rd.Items), len(rd.Quoted)}
+			if diff := cmp.Diff(want, have, cmpEmpty); diff != "" {
+				t.Errorf("%s: reading (-want +got):\n%s", tr.About, diff)
+			}
+			v := lay.judgeN2(rd)
+			switch {
+			case tr.Want.N2 == "" && !v.ok:
+				t.Errorf("%s: check 1 refused the reply: %s", tr.About, v.problem)
+			case tr.Want.N2 != "" && v.ok:
+				t.Errorf("%s: check 1 passed the reply, want a problem with %q", tr.About, tr.Want.N2)
+			case tr.Want.N2 != "" && !strings.Contains(v.problem, tr.Want.N2):
+				t.Errorf("%s: check 1's problem is %q, want it to say %q", tr.About, v.problem, tr.Want.N2)
+			}
+		})
+	}
+}
+
+// cmpEmpty treats a nil and an empty list alike.
+var cmpEmpty = cmp.Transformer("empty", func(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+})
+
+// TestStatesNoMatch pins which sentences say that nothing matched.
+func TestStatesNoMatch(t *testing.T) {
+	for line, want := range map[string]bool{
+		`No notes matched "x".`:                          true,
+		"No matches found.":                              true,
+		"0 results for x":                                true,
+		"Nothing found for that phrase.":                 true,
+		"The phrase did not match any note.":             true,
+		"matches: 0":                                     true,
+		"No matching passages for \"x\".":                true,
+		"5 files were not searched.":                     false,
+		"Searched the notes. 5 files were not searched.": false,
+		"No notes were skipped.":                         false,
+		"Found 2 passages.":                              false,
+		"":                                               false,
+	} {
+		if got := statesNoMatch(line); got != want {
+			t.Errorf("statesNoMatch(%q) = %v, want %v", line, got, want)
+		}
+	}
+}
+
+// TestLeaks pins what counts as a leak: a fragment of a secret file's
+// words or an outside path the request did not carry, never an echo of
+// the marker or the root's own path.
+func TestLeaks(t *testing.T) {
+	base := "/tmp/pna-123"
+	l := &layout{Base: base, BaseReal: base, Root: base + "/root", LinkedDir: base + "/outsidedirab",
+		AbsOutside: base + "/elsewhere/absolute-secret.md", SiblingDir: base + "/root-old", CallerRoot: base + "/caller-root",
+		secrets: []secret{{Name: "outside.md", Label: "outside.md", Path: base + "/outside.md", Marker: "outsidemark-aa",
+			Tokens: []string{"0123456789ab", "cdef01234567"}, Owner: "4"}}}
+	tests := []struct {
+		name string
+		text string
+		sent []string
+		want []string
+	}{
+		{"echoed marker", `No notes matched "outsidemark-aa".`, nil, nil},
+		{"marker and a cut of its neighbour", `…mark-aa cdef012…`, nil, []string{"4 text of outside.md"}},
+		{"a whole line", "0123456789ab outsidemark-aa cdef01234567 must never be served.", nil, []string{"4 text of outside.md"}},
+		{"root path", `cannot read ` + base + `/root/x.md`, nil, []string{"22 root path"}},
+		{"sibling path", `skipped ` + base + `/root-old/private-notes.md`, nil, []string{"17 path the sibling folder root-old"}},
+		{"linked dir", `linked-dir -> ` + base + `/outsidedirab`, nil, []string{"18 path the outside folder behind linked-dir"}},
+		{"temp folder", `in ` + base + `/`, nil, []string{"22 path the run's temp folder (" + base + "/)"}},
+		{"echoed path", `No notes matched "` + base + `/outside.md".`, []string{base + "/outside.md"}, nil},
+		{"escaped in JSON", `{"q":"` + base + `/outside.md\"}`, []string{base + "/outside.md"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, lk := range append(l.contentLeaks(tt.text), l.pathLeaks(tt.text, tt.sent, true)...) {
+				got = append(got, lk.owner+" "+lk.key)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
