@@ -99,13 +99,10 @@ func (l *layout) n2Problem(rd *reading, s string, i int, form string) string {
 		}
 	}
 	if file == "" {
-		if m := noteNameRe.FindAllStringSubmatch(mask(before, "sign-in", l), -1); len(m) > 0 {
-			file = m[len(m)-1][1]
-		} else if m := noteNameRe.FindStringSubmatch(mask(after, "sign-in", l)); m != nil {
-			file = m[1]
-		} else if len(rd.Results) == 1 {
-			file = rd.Results[0]
-		}
+		file = creditedIn(plainURIs(mask(before, "sign-in", l)), plainURIs(mask(after, "sign-in", l)))
+	}
+	if file == "" && len(rd.Results) == 1 {
+		file = rd.Results[0]
 	}
 	if rel, ok := l.rootRel(file); !ok || rel != l.SampleRel {
 		if file == "" {
@@ -118,6 +115,24 @@ func (l *layout) n2Problem(rd *reading, s string, i int, form string) string {
 	}
 	if id == "" && !contains(rd.NoteIDs, "N2") {
 		return "the N2 paragraph is there, but the reply never names the note ID N2 outside the passage and the echoed query"
+	}
+	return ""
+}
+
+// creditedIn finds the file a passage is credited to in the text around
+// it: the last file named before it, else one named right after it, in
+// the same paragraph and not in a skip note.
+func creditedIn(before, after string) string {
+	if m := noteNameRe.FindAllStringSubmatch(before, -1); len(m) > 0 {
+		return m[len(m)-1][1]
+	}
+	if i := strings.Index(after, "\n\n"); i >= 0 {
+		after = after[:i]
+	}
+	for _, line := range strings.Split(after, "\n") {
+		if m := noteNameRe.FindStringSubmatch(line); m != nil && !skipWordsRe.MatchString(line) {
+			return m[1]
+		}
 	}
 	return ""
 }

@@ -52,7 +52,8 @@ type item struct {
 }
 
 var (
-	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=])((?:\.{0,2}/)?(?:[\w.\-~À-ɏ]+/)*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=*_|>#` + "`" + `])((?:\.{0,2}/)?(?:[\w.\-~À-ɏ]+/)*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	uriRe       = regexp.MustCompile(`\b([a-zA-Z][\w+.-]*)://(/*)`)
 	pathLikeRe  = regexp.MustCompile(`^(?:\.{0,2}/|/)?(?:[^\s/]+/)*[^\s/]+\.(?:md|markdown|txt)$`)
 	noteIDRe    = regexp.MustCompile(`\bN\d+\b`)
 	fileKeyRe   = regexp.MustCompile(`(?i)file|path|source|^name$|doc|uri|^note$`)
@@ -61,11 +62,12 @@ var (
 	skipKeyRe   = regexp.MustCompile(`(?i)skip|ignor|exclud|refus|error|unread|omit|not_?searched|warning|denied|rejected|failed`)
 	truncKeyRe  = regexp.MustCompile(`(?i)truncat`)
 	countKeyRe  = regexp.MustCompile(`(?i)^(count|total|found|matches|results|hits|num|n|total_?matches|match_?count|result_?count|totalResults|totalMatches)$`)
+	foundKeyRe  = regexp.MustCompile(`(?i)^(found|matched|has_?matches|any_?match)$`)
 	clipKeyRe   = regexp.MustCompile(`(?i)clip|truncat|shortened|cut`)
-	skipWordsRe = regexp.MustCompile(`(?i)skip|not searched|too (large|big|long)|larger than|over \d|exceed|unreadable|cannot|can't|could not|couldn't|denied|refus|ignor|error|binary|symlink|link|permission|not a regular|limit|bytes|KB|KiB`)
+	skipWordsRe = regexp.MustCompile(`(?i)skip|not searched|not read|too (large|big|long)|larger than|over \d|over the|exceed|unreadable|cannot|can't|could not|couldn't|denied|refus|ignor|error|binary|symlink|symbolic link|not followed|permission|not a regular`)
 	// A negated statement about matches: "No notes matched", "0 results",
 	// "nothing found", "did not match", "matches: 0".
-	noMatchRe    = regexp.MustCompile(`(?i)\b(no|none|zero|0|not|nothing|never|n't)\b(?:\W+\w+){0,3}?\W+(match\w*|results?|found|passages?|notes?|hits?)\b`)
+	noMatchRe    = regexp.MustCompile(`(?i)(?:\b(?:no|none|zero|0|not|nothing|never|empty)\b|n't\b)(?:\W+\w+){0,3}?\W+(match\w*|results?|found|finds?|passages?|notes?|hits?)\b`)
 	noMatchRevRe = regexp.MustCompile(`(?i)\b(match(?:es|ed)?|results?|found|passages?|hits?)\b\W+(?:\w+\W+){0,2}?(no|none|nothing|zero|0)\b`)
 	notSearchRe  = regexp.MustCompile(`(?i)^\W+(?:\w+\W+){0,2}?(searched|skipped|read|scanned|opened|ignored|excluded)\b`)
 )
@@ -110,7 +112,7 @@ func readResult(res *mcp.CallToolResult, query string, lay *layout) *reading {
 		rd.walk(d, nil, ctxResult, query)
 	}
 	for _, t := range plain {
-		rd.prose = append(rd.prose, mask(t, query, lay))
+		rd.prose = append(rd.prose, plainURIs(mask(t, query, lay)))
 	}
 	for _, p := range rd.prose {
 		rd.readProse(p)
@@ -174,11 +176,18 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 		sort.Strings(names)
 		for _, k := range names {
 			e := x[k]
+			if pathLikeRe.MatchString(k) && where != ctxOther {
+				rd.keyedByFile(k, e, where)
+				continue
+			}
 			switch ev := e.(type) {
 			case bool:
 				if truncKeyRe.MatchString(k) {
 					b := ev
 					rd.Truncated = &b
+				}
+				if !ev && foundKeyRe.MatchString(k) && where == ctxResult {
+					rd.NoMatch = true
 				}
 			case float64:
 				if ev == 0 && countKeyRe.MatchString(k) && !skipCtx {
@@ -201,7 +210,8 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 		}
 	case []any:
 		for _, e := range x {
-			if s, ok := e.(string); ok && pathLikeRe.MatchString(s) {
+			if s, ok := e.(string); ok && pathLikeRe.MatchString(plainURIs(s)) {
+				s = plainURIs(s)
 				switch where {
 				case ctxSkip:
 					rd.Skipped = appendNew(rd.Skipped, s)
@@ -213,6 +223,46 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 			rd.walk(e, keys, where, query)
 		}
 	}
+}
+
+// keyedByFile reads a field named by a file: {"a.md": ["passage", ...]}
+// or {"a.md": "passage"} lists a.md's results (or skips).
+func (rd *reading) keyedByFile(file string, v any, where int) {
+	if where == ctxSkip {
+		rd.Skipped = appendNew(rd.Skipped, file)
+		return
+	}
+	var texts []string
+	switch x := v.(type) {
+	case string:
+		texts = []string{x}
+	case []any:
+		for _, e := range x {
+			if s, ok := e.(string); ok {
+				texts = append(texts, s)
+			}
+		}
+	default:
+		return
+	}
+	rd.Results = appendNew(rd.Results, file)
+	for _, t := range texts {
+		if it := (item{File: file, Passage: t, Key: file}); !rd.hasItem(it) {
+			rd.Items = append(rd.Items, it)
+		}
+	}
+}
+
+// plainURIs rewrites URIs to the paths they name: file:///a/b.md is the
+// absolute path /a/b.md, and any other scheme (practice-notes:///b.md,
+// notes://b.md) names b.md relative to the root.
+func plainURIs(text string) string {
+	return uriRe.ReplaceAllStringFunc(text, func(m string) string {
+		if strings.EqualFold(uriRe.FindStringSubmatch(m)[1], "file") {
+			return "/"
+		}
+		return ""
+	})
 }
 
 // readProse finds the files, note IDs and no-match statements of text
@@ -307,7 +357,7 @@ func fileOf(m map[string]any, query string) string {
 		if !ok || otherKeyRe.MatchString(k) {
 			continue
 		}
-		if pathLikeRe.MatchString(s) {
+		if s = plainURIs(s); pathLikeRe.MatchString(s) {
 			if fileKeyRe.MatchString(k) || best == "" {
 				best = s
 			}

@@ -167,7 +167,6 @@ func noteSection(content, id string) (paragraph, bool) {
 	return paragraph{}, false
 }
 
-
 var wordRe = regexp.MustCompile(`\S+`)
 
 // longestVerbatimRun returns the number of words in the longest run of
