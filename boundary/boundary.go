@@ -26,9 +26,11 @@
 //     call is abandoned, not waited for, and refused with [ErrNotInTime];
 //     at most 64 abandoned calls per root wait on the kernel at a time;
 //   - a walk and a read give each note a [Stamp] (on Linux, on local file
-//     systems of an allow-list, once its times are two seconds old) that
-//     changes whenever its contents may have changed, so a caller may keep
-//     what it learned from a note while its Stamp stays the same;
+//     systems of an allow-list, once its times are older than the kernel's
+//     writeback window, a minute or more) that changes whenever its
+//     contents may have changed, except for the few changes that move no
+//     time (see Stamp), so a caller may keep what it learned from a note
+//     while its Stamp stays the same, for a bounded time;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //
@@ -41,7 +43,8 @@
 // refusing to follow a link, cross a mount or leave the root on any
 // element (RESOLVE_NO_SYMLINKS, RESOLVE_NO_XDEV, RESOLVE_BENEATH); without
 // openat2, each element is opened with O_NOFOLLOW relative to the directory
-// before it, from the same handle. Either way no link on the way is ever
+// before it, from the same handle, and must be on the root's own mount (by
+// mount ID, or else by the mount table). Either way no link on the way is ever
 // followed, atomically with the open, and the note is checked with fstat on
 // the opened file.
 // Elsewhere a note is read through [os.Root] after an Lstat of each
@@ -87,6 +90,8 @@ var (
 	ErrMountPoint  = errors.New("on another file system (mount points inside the root are not crossed)")
 	ErrTooDeep     = fmt.Errorf("deeper than the walk limit of %d directories", MaxDepth)
 	ErrUnreadable  = errors.New("could not be read")
+	ErrNameNotUTF8 = errors.New("name is not valid UTF-8")
+	ErrNameTooLong = fmt.Errorf("name longer than the system opens (%d bytes, %d an element)", maxNameBytes, maxElemBytes)
 )
 
 // Error reports why one file was refused. Its message holds only the name

@@ -1,6 +1,9 @@
 package boundary
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // Op says which file-system operation a [FaultHook] is called before.
 type Op int
@@ -34,6 +37,12 @@ type Options struct {
 	// a read). The program itself never sets it, and a Root without one
 	// makes no call.
 	Faults FaultHook
+	// Settle, when not zero, is how old a note's times must be before it
+	// is given a Stamp, in place of the kernel's writeback window (a
+	// minute or more; see Stamp). It is for tests, which cannot wait that
+	// long for the notes they write; a shorter one lets a store into a
+	// dirty page go unseen. The program itself never sets it.
+	Settle time.Duration
 }
 
 // fault runs the installed hook, if any.

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // fuzzSecret is in every file outside the root of the fuzz tree.
@@ -95,6 +96,8 @@ func FuzzCheckName(f *testing.F) {
 		"sub/..", "sub/...md", "NUL.md", "CON", "note.md:stream", "a/b/c/d/e/f/g/h/i/j.md",
 		"a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q.md", "a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r.md", ".private/diary.md", ".hidden.md",
 		"\u202enote.md", "note\u2024md", "ſub/inner.md", "K.md",
+		"\xff.md", "sub/\xfe.md", "\uFFFD.md", strings.Repeat("n", 256) + ".md",
+		strings.Repeat(strings.Repeat("d", 250)+"/", 16) + strings.Repeat("n", 80) + ".md",
 	} {
 		f.Add(s)
 	}
@@ -104,7 +107,7 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep, ErrMountPoint}, osReasons...)
+	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep, ErrMountPoint, ErrNameNotUTF8, ErrNameTooLong}, osReasons...)
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {
@@ -114,6 +117,11 @@ func FuzzCheckName(f *testing.F) {
 		// The note rule: no element starting with a dot, at most MaxDepth
 		// directories.
 		ruled := !strings.HasPrefix(name, ".") && !strings.Contains(name, "/.") && strings.Count(name, "/") <= MaxDepth
+		// And a name the kernel can open whole, in UTF-8.
+		for elem := range strings.SplitSeq(name, "/") {
+			ruled = ruled && len(elem) <= 255
+		}
+		ruled = ruled && len(name) <= 4095 && utf8.ValidString(name)
 		if checkErr == nil {
 			if !local || !ruled || strings.HasPrefix(name, "/") || !IsNoteName(name) {
 				t.Fatalf("CheckName accepted %q, which the reference refuses", name)

@@ -3,6 +3,8 @@ package boundary
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"syscall"
 	"unsafe"
+
+	"golang.org/x/sys/unix"
 )
 
 // rootMount is what keeps walks and reads on the root's own file system.
@@ -27,7 +31,23 @@ type rootMount struct {
 	// note is on it.
 	stamps bool
 	table  mountTable // mount points below the root, for walks
+	// Without openat2, each element a read opens must be on the root's
+	// own mount: id is the root's mount ID, and ids how the mount ID of
+	// an open file is learnt (statx, then /proc/self/fdinfo). Where
+	// neither tells it, the mount table is asked instead (see
+	// checkMountFallback).
+	id  uint64
+	ids mountIDSource
 }
+
+// A mountIDSource is how the mount ID of an open file is learnt.
+type mountIDSource int
+
+const (
+	noMountIDs     mountIDSource = iota
+	statxMountIDs                // statx with STATX_MNT_ID: Linux 5.8 and later
+	fdinfoMountIDs               // "mnt_id:" in /proc/self/fdinfo: Linux 3.15 and later
+)
 
 // initMount records the root's device from the opened root directory.
 func (r *Root) initMount() error {
@@ -40,6 +60,7 @@ func (r *Root) initMount() error {
 		return nil
 	}
 	r.mount.dev = uint64(st.Dev)
+	r.settle = writebackSettle()
 	if real, err := filepath.EvalSymlinks(r.dir); err == nil {
 		r.mount.real = real
 	}
@@ -49,7 +70,83 @@ func (r *Root) initMount() error {
 		syscall.Close(probe)
 		r.mount.xdev = true
 	}
-	r.dotConn.Control(func(dot uintptr) { r.mount.stamps = stampedFS(int(dot)) })
+	r.dotConn.Control(func(dot uintptr) {
+		r.mount.stamps = stampedFS(int(dot))
+		// Learnt even where openat2 works: one call at Open, and the
+		// fallback path is then tested the way it runs without openat2.
+		for _, src := range []mountIDSource{statxMountIDs, fdinfoMountIDs} {
+			if id, err := mountID(int(dot), src); err == nil {
+				r.mount.id, r.mount.ids = id, src
+				break
+			}
+		}
+	})
+	return nil
+}
+
+// mountID returns the ID of the mount the open file fd is on, learnt from
+// src. A bind mount of the root's own file system keeps the device number
+// but is a mount of its own, with an ID of its own.
+func mountID(fd int, src mountIDSource) (uint64, error) {
+	switch src {
+	case statxMountIDs:
+		var stx unix.Statx_t
+		err := ignoringEINTR(func() error {
+			return unix.Statx(fd, "", unix.AT_EMPTY_PATH|unix.AT_SYMLINK_NOFOLLOW, unix.STATX_MNT_ID, &stx)
+		})
+		if err != nil {
+			return 0, fmt.Errorf("statx: %w", err)
+		}
+		if stx.Mask&unix.STATX_MNT_ID == 0 {
+			return 0, errors.New("statx gives no mount ID before Linux 5.8")
+		}
+		return stx.Mnt_id, nil
+	case fdinfoMountIDs:
+		data, err := os.ReadFile("/proc/self/fdinfo/" + strconv.Itoa(fd))
+		if err != nil {
+			return 0, fmt.Errorf("fdinfo: %w", err)
+		}
+		for line := range strings.Lines(string(data)) {
+			if v, ok := strings.CutPrefix(line, "mnt_id:"); ok {
+				return strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			}
+		}
+		return 0, errors.New("fdinfo holds no mnt_id")
+	}
+	return 0, errors.New("no way to learn mount IDs")
+}
+
+// onRootMount reports, for the fallback open path, whether fd, one element
+// of a note's name just opened, is on the root's own mount: a mount point
+// is where the file opened is on another mount, even of the same file
+// system (a bind mount of a directory, or of one file). It answers true
+// where mount IDs are not known; checkMountFallback covers that case.
+func (r *Root) onRootMount(fd int) (bool, error) {
+	if r.mount.ids == noMountIDs {
+		return true, nil
+	}
+	id, err := mountID(fd, r.mount.ids)
+	if err != nil {
+		return false, err
+	}
+	return id == r.mount.id, nil
+}
+
+// checkMountFallback is the fallback open path's check of name, opened,
+// where mount IDs are not known: no element of name may be a mount point
+// in the mount table, read again when it changed. A mount made and undone
+// between the open and this check is not seen; without the table, nothing
+// is (a change of device is still caught, see readNote).
+func (r *Root) checkMountFallback(name string) error {
+	if r.mount.ids != noMountIDs {
+		return nil
+	}
+	mounts := r.mountPoints()
+	for i := range len(name) + 1 {
+		if (i == len(name) || name[i] == '/') && mounts[name[:i]] {
+			return syscall.EXDEV
+		}
+	}
 	return nil
 }
 

@@ -78,14 +78,34 @@ func TestMountPointsAreNotCrossed(t *testing.T) {
 	if !r.movedOut("a.md") {
 		t.Errorf("movedOut(%q) = false; want true, no mount is on its path", "a.md")
 	}
-	// Without openat2 a read still refuses a note on another device.
+	// Without openat2 (before Linux 5.6, or where seccomp refuses it) a
+	// read refuses every mount point too, bind mounts of the root's own
+	// file system included, however it learns of them: from mount IDs by
+	// statx or by /proc/self/fdinfo, or from the mount table.
 	r.mount.xdev = false
-	for _, name := range []string{"tmp/other.md"} {
-		data, err := r.ReadNote(ctx, name)
-		if !errors.Is(err, ErrMountPoint) || data != nil {
-			t.Errorf("without openat2: ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
+	id, ids := r.mount.id, r.mount.ids
+	if ids != statxMountIDs {
+		t.Errorf("mount IDs learnt from source %d; want statx (%d) on this kernel", ids, statxMountIDs)
+	}
+	for _, src := range []mountIDSource{statxMountIDs, fdinfoMountIDs, noMountIDs} {
+		r.mount.ids = src
+		if src != noMountIDs {
+			got, err := mountID(int(r.dot.Fd()), src)
+			if err != nil || got != id {
+				t.Errorf("mount ID of the root from source %d: %d, %v; want %d", src, got, err, id)
+			}
+		}
+		for _, name := range []string{"file.md", "mnt/secret.md", "mnt/sub/deep.md", "tmp/other.md"} {
+			data, err := r.ReadNote(ctx, name)
+			if !errors.Is(err, ErrMountPoint) || data != nil {
+				t.Errorf("without openat2, mount IDs from source %d: ReadNote(%q) = %q, %v; want %v", src, name, data, err, ErrMountPoint)
+			}
+		}
+		if data, err := r.ReadNote(ctx, "a.md"); err != nil || string(data) != "inside\n" {
+			t.Errorf("without openat2, mount IDs from source %d: ReadNote(%q) = %q, %v", src, "a.md", data, err)
 		}
 	}
+	r.mount.ids = ids
 }
 
 // The mount table is read again after a mount or an unmount made between

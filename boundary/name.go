@@ -1,9 +1,22 @@
 package boundary
 
 import (
+	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
+)
+
+// The longest names the kernel opens. Linux refuses a path of PATH_MAX
+// (4,096) bytes or more, its NUL included, and an element longer than
+// NAME_MAX (255) bytes; openat2 is given a note's whole name at once, so a
+// longer name could be listed by a walk (which opens one directory at a
+// time) and never read. Such a name is not a note, on every system, so that
+// every note is listed and read alike.
+const (
+	maxNameBytes = 4095
+	maxElemBytes = 255
 )
 
 // CheckName reports whether name is acceptable as a note name: a non-empty,
@@ -11,7 +24,8 @@ import (
 // backslash, NUL byte, drive letter or empty element, ending in a note
 // extension, with no element starting with a dot (see isHidden) and in a
 // directory at most [MaxDepth] levels below the root. It does not touch the
-// file system.
+// file system. A name that is not valid UTF-8, or longer than the kernel
+// opens (4,095 bytes, 255 an element), is not a note either.
 //
 // With the type and size checks of checkInfo, this is the one rule of what a
 // note is: a walk lists exactly the names it accepts (walking never enters a
@@ -21,13 +35,24 @@ func CheckName(name string) error {
 		strings.HasPrefix(name, "/") || hasDriveLetter(name) {
 		return refuse(name, ErrInvalidName, nil)
 	}
+	long := len(name) > maxNameBytes
 	for _, elem := range strings.Split(name, "/") {
 		if elem == "" || elem == "." || elem == ".." {
 			return refuse(name, ErrInvalidName, nil)
 		}
+		long = long || len(elem) > maxElemBytes
 	}
 	if !filepath.IsLocal(filepath.FromSlash(name)) {
 		return refuse(name, ErrInvalidName, nil)
+	}
+	// Before the other rules, so that the walk and a read give these
+	// names the same reason: a client shown "\xff.md" as U+FFFD could
+	// otherwise read or be credited with another note, really so named.
+	if !utf8.ValidString(name) {
+		return refuse(name, ErrNameNotUTF8, nil)
+	}
+	if long {
+		return refuse(name, ErrNameTooLong, nil)
 	}
 	if !IsNoteName(name) {
 		return refuse(name, ErrNotNote, nil)
@@ -62,4 +87,27 @@ func IsNoteName(name string) bool {
 		return true
 	}
 	return false
+}
+
+// shownName returns name as a walk reports a name it skips: with each byte
+// that is not part of valid UTF-8 written as \xHH. A JSON encoder would
+// replace such a byte with U+FFFD, making the name of a file skipped as
+// not UTF-8 look like that of a note really named so; a name holding a
+// backslash is never a note (CheckName), so a shown name cannot be
+// mistaken for one.
+func shownName(name string) string {
+	if utf8.ValidString(name) {
+		return name
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); {
+		r, size := utf8.DecodeRuneInString(name[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, "\\x%02x", name[i])
+		} else {
+			b.WriteString(name[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }

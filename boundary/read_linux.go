@@ -27,7 +27,8 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // refuses to follow a link or cross a mount on any element, or to leave
 // the tree below the handle. Elsewhere each element of name is opened with
 // O_NOFOLLOW relative to the directory opened before it, starting from the
-// same handle. An element is one name inside its directory, never "." or
+// same handle, and each element opened must be on the root's own mount
+// (see stayOnMount), as RESOLVE_NO_XDEV makes sure. An element is one name inside its directory, never "." or
 // ".." and never holding a "/" (CheckName), and a link is never followed,
 // so every step stays inside the tree below the root handle: this is the
 // walk os.Root itself makes, without following links. As with os.Root, a
@@ -145,6 +146,10 @@ func (r *Root) openNote(name string) (int, error) {
 	if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = r.openat(int(dot), elem, flags) }); cerr != nil {
 		return -1, cerr
 	}
+	// Every element opened must be on the root's own mount, as openat2
+	// makes sure of with RESOLVE_NO_XDEV: a bind mount of the root's file
+	// system keeps its device number, so only its mount ID tells it.
+	fd, err = r.stayOnMount(fd, err)
 	for err == nil && more {
 		dir := fd
 		elem, rest, more = strings.Cut(rest, "/")
@@ -154,6 +159,12 @@ func (r *Root) openNote(name string) (int, error) {
 		}
 		fd, err = r.openat(dir, elem, flags)
 		syscall.Close(dir)
+		fd, err = r.stayOnMount(fd, err)
+	}
+	if err == nil {
+		if err = r.checkMountFallback(name); err != nil {
+			syscall.Close(fd)
+		}
 	}
 	if err == syscall.ENOTDIR {
 		// Linux gives ENOTDIR, not ELOOP, for a link opened with
@@ -168,6 +179,24 @@ func (r *Root) openNote(name string) (int, error) {
 		}
 	}
 	if err != nil {
+		return -1, err
+	}
+	return fd, nil
+}
+
+// stayOnMount passes on the result of opening one element on the fallback
+// path, fd and err, unless fd is on another mount than the root: fd is
+// then closed and the open fails with EXDEV, as openat2 fails.
+func (r *Root) stayOnMount(fd int, err error) (int, error) {
+	if err != nil {
+		return fd, err
+	}
+	on, err := r.onRootMount(fd)
+	if err == nil && !on {
+		err = syscall.EXDEV
+	}
+	if err != nil {
+		syscall.Close(fd)
 		return -1, err
 	}
 	return fd, nil

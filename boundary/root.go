@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sync/atomic"
 	"syscall"
+	"time"
 )
 
 // Root is an open notes directory. Its methods are safe for concurrent use.
@@ -22,6 +23,9 @@ type Root struct {
 	dotConn syscall.RawConn
 	faults  FaultHook // nil outside tests; see Options
 	mount   rootMount
+	// settle is how old a note's times must be before it is given a
+	// Stamp; zero gives none (see Stamp).
+	settle time.Duration
 	// abandoned counts operations still running whose caller gave up at
 	// its deadline (see await).
 	abandoned atomic.Int64
@@ -72,6 +76,9 @@ func OpenOptions(dir string, opts Options) (*Root, error) {
 	if err := root.initMount(); err != nil {
 		root.Close()
 		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
+	}
+	if opts.Settle > 0 {
+		root.settle = opts.Settle
 	}
 	return root, nil
 }

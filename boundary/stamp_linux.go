@@ -2,6 +2,9 @@ package boundary
 
 import (
 	"io/fs"
+	"os"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 )
@@ -22,13 +25,40 @@ func stampedFS(fd int) bool {
 	return false
 }
 
+// writebackSettle returns how old a note's times must be before it is given
+// a Stamp (see Stamp): twice the time a dirty page may wait for writeback
+// (vm.dirty_expire_centisecs) plus the interval of the kernel's flusher
+// (vm.dirty_writeback_centisecs), and at least minSettle; 35 s by default,
+// so 70 s. It returns 0, for no Stamps at all, when either setting cannot
+// be read or periodic writeback is turned off (a zero interval), since a
+// dirty page may then wait for ever. The settings are read when a root is
+// opened; a change made later is left to the callers' schedule (see Stamp).
+func writebackSettle() time.Duration {
+	read := func(name string) time.Duration {
+		data, err := os.ReadFile("/proc/sys/vm/" + name)
+		if err != nil {
+			return 0
+		}
+		cs, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 32)
+		if err != nil || cs <= 0 {
+			return 0
+		}
+		return time.Duration(cs) * 10 * time.Millisecond
+	}
+	expire, every := read("dirty_expire_centisecs"), read("dirty_writeback_centisecs")
+	if expire == 0 || every == 0 {
+		return 0
+	}
+	return max(2*(expire+every), minSettle)
+}
+
 // stamped reports whether st, taken at now, is given a Stamp.
 func (r *Root) stamped(st *syscall.Stat_t, now time.Time) bool {
-	if !r.mount.stamps {
+	if !r.mount.stamps || r.settle <= 0 {
 		return false
 	}
 	m, c := time.Unix(st.Mtim.Unix()), time.Unix(st.Ctim.Unix())
-	limit := now.Add(-settle)
+	limit := now.Add(-r.settle)
 	return !m.After(limit) && !c.After(limit)
 }
 

@@ -13,12 +13,15 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Skipped is a file a walk or a read did not return, with the reason.
 type Skipped struct {
-	Name   string // slash-separated, relative to the root
-	Reason error  // one of the Err* values of this package
+	// Name is slash-separated, relative to the root; a byte of it that is
+	// not valid UTF-8 is written as \xHH (see shownName).
+	Name   string
+	Reason error // one of the Err* values of this package
 }
 
 // A Note is a file a walk listed as a note.
@@ -329,6 +332,11 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 	case t&fs.ModeSymlink != 0:
 		l.skip(rel, ErrSymlink)
 	case t.IsDir():
+		if !utf8.ValidString(name) {
+			// Nothing below it could be a note (CheckName).
+			l.skip(rel, ErrNameNotUTF8)
+			return item{}, false
+		}
 		if depth+1 > MaxDepth {
 			l.incomplete = true
 			return item{}, false
@@ -337,8 +345,9 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 	case !IsNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
-		if CheckName(rel) != nil {
-			l.skip(rel, ErrInvalidName)
+		var be *Error
+		if err := CheckName(rel); errors.As(err, &be) {
+			l.skip(rel, be.Reason)
 			return item{}, false
 		}
 		// A note that would be refused on reading is refused now, and every
@@ -355,5 +364,5 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 }
 
 func (l *dirList) skip(name string, reason error) {
-	l.skipped = append(l.skipped, Skipped{Name: name, Reason: reason})
+	l.skipped = append(l.skipped, Skipped{Name: shownName(name), Reason: reason})
 }

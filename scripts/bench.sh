@@ -10,6 +10,9 @@
 # absent common-words and an early-stopping phrase, the server's peak RSS,
 # the heap a note's summary takes, and rg/grep on the same folders,
 # interleaved (ours, rg, ours, rg...).
+# Corpora are measured settled: the script waits until their notes' times
+# are older than the kernel's writeback window (a minute or more), as
+# summaries need; reused corpora (BENCH_DIR) usually are already.
 # It prints a Markdown report and writes it to $BENCH_OUT.
 #
 # Environment:
@@ -70,6 +73,22 @@ gen medium 1000 20000 8
 gen large 5000 60000 8
 gen notes10k 10000 2000 8
 gen notes40k 40000 2000 8
+
+# The steady case is measured on a settled folder: a note is summarised only
+# once its times are older than the kernel's writeback window (see
+# boundary.Stamp): twice vm.dirty_expire_centisecs plus
+# vm.dirty_writeback_centisecs, and at least 60 s. Wait until the newest
+# corpus is that old (a corpus's .stamp file is written after its notes).
+expire=$(cat /proc/sys/vm/dirty_expire_centisecs 2>/dev/null || echo 3000)
+every=$(cat /proc/sys/vm/dirty_writeback_centisecs 2>/dev/null || echo 500)
+settle=$(( (2 * (expire + every) + 99) / 100 ))
+[ "$settle" -lt 60 ] && settle=60
+newest=$(stat -c %Z "$corpora"/*.stamp | sort -n | tail -1)
+wait=$(( newest + settle + 2 - $(date +%s) ))
+if [ "$wait" -gt 0 ]; then
+  echo "== waiting ${wait}s for the corpora to settle (writeback window ${settle}s)" >&2
+  sleep "$wait"
+fi
 
 # Both sides search from the page cache.
 cat "$corpora"/small/*.md "$corpora"/medium/*/*.md "$corpora"/large/*/*.md >/dev/null

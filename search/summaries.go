@@ -3,7 +3,9 @@ package search
 import (
 	"context"
 	"errors"
+	"slices"
 	"sync"
+	"time"
 
 	"practice-notes/boundary"
 )
@@ -13,6 +15,19 @@ import (
 // beyond it, notes are read on every call, and memory stays flat however
 // large the folder grows.
 const maxSummaries = 8192
+
+// A summary is checked against a fresh read on a schedule, for the changes
+// no Stamp shows (see boundary.Stamp): between calls, the summaries whose
+// read is older than recheckAge are read again, oldest first, at most
+// recheckBatch after each call; and a call never uses a summary whose read
+// is older than maxSummaryAge, but reads the note instead. So a change that
+// no Stamp shows is seen by every answer given more than maxSummaryAge
+// after it was made.
+const (
+	recheckAge    = 2 * time.Minute
+	maxSummaryAge = 4 * time.Minute
+	recheckBatch  = 256
+)
 
 // Summaries keeps, across the calls of one long-lived server, a filter of
 // what each note can match (see filter), so that a call skips the notes
@@ -24,6 +39,10 @@ const maxSummaries = 8192
 //     note changed in any way since is read again; notes without a Stamp
 //     (too recently changed, or on a file system whose times are not
 //     trusted) are always read;
+//   - a summary is used for at most maxSummaryAge after the read it was
+//     made from, and checked against a fresh read before that (recheckAge),
+//     so a change that moves no time, which no Stamp can show, is missed
+//     for a bounded time only;
 //   - a summary only ever lets a note be skipped as holding no match; the
 //     walk still decides, on every call, which files are notes and which
 //     are refused, and a note that would be refused on reading (such as
@@ -47,6 +66,12 @@ type Summaries struct {
 	gen      uint64          // calls begun
 	building bool            // the goroutine making summaries runs
 	limit    int             // most notes summarised: maxSummaries, lower in tests
+	// The schedule of checks (see recheckAge), shorter in tests.
+	recheck, maxAge time.Duration
+	batch           int
+	// nextCheck is when a summary may next be due for a check: no summary
+	// is before it, so a call's end need not look at each (see due).
+	nextCheck time.Time
 	// stopPrepare ends the walk Prepare makes; a call that begins while
 	// it runs calls it, so the walk never competes with the call.
 	stopPrepare context.CancelFunc
@@ -54,14 +79,16 @@ type Summaries struct {
 
 type summary struct {
 	stamp boundary.Stamp
-	gen   uint64 // the last call whose walk listed the note
+	gen   uint64    // the last call whose walk listed the note
+	read  time.Time // when the read it was made from began
 	f     filter
 }
 
 // NewSummaries returns an empty set of summaries.
 func NewSummaries() *Summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries}
+	return &Summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries,
+		recheck: recheckAge, maxAge: maxSummaryAge, batch: recheckBatch}
 }
 
 // Close stops making summaries and waits until no read of a note is in
@@ -108,8 +135,9 @@ func (s *Summaries) Prepare(root *boundary.Root) {
 // A summaryCall is one call's use of Summaries.
 type summaryCall struct {
 	s       *Summaries
-	bits    []uint32 // the query's trigrams
-	gen     uint64   // the call's mark on the summaries it saw listed
+	bits    []uint32  // the query's trigrams
+	gen     uint64    // the call's mark on the summaries it saw listed
+	start   time.Time // when the call began
 	pending []boundary.Note
 }
 
@@ -124,12 +152,13 @@ func (s *Summaries) begin(q *Query) *summaryCall {
 	if s.stopPrepare != nil {
 		s.stopPrepare()
 	}
-	return &summaryCall{s: s, bits: bits, gen: s.gen}
+	return &summaryCall{s: s, bits: bits, gen: s.gen, start: time.Now()}
 }
 
 // mustRead reports whether the call must read n: it must unless a current
-// summary shows n cannot match the query. Notes are handed to it in the
-// order of the walk, on the walk's goroutine.
+// summary, made from a read less than maxAge before the call began, shows
+// n cannot match the query. Notes are handed to it in the order of the
+// walk, on the walk's goroutine.
 func (c *summaryCall) mustRead(n boundary.Note) bool {
 	s := c.s
 	s.mu.Lock()
@@ -140,7 +169,7 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	sm := s.notes[n.Name]
 	if sm != nil {
 		sm.gen = max(sm.gen, c.gen)
-		if sm.stamp == n.Stamp() {
+		if sm.stamp == n.Stamp() && c.start.Sub(sm.read) <= s.maxAge {
 			return sm.f.mayHold(c.bits)
 		}
 	}
@@ -165,12 +194,50 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 		}
 		s.pending = c.pending
 	}
-	if s.calls > 0 || s.building || len(s.pending) == 0 || s.ctx.Err() != nil {
+	if s.calls > 0 || s.building || s.ctx.Err() != nil {
+		return
+	}
+	if len(s.pending) == 0 && !s.due(c.start) {
 		return
 	}
 	s.building = true
 	s.wg.Add(1)
 	go s.build(root)
+}
+
+// due reports whether, at now, a summary may be old enough to be checked.
+func (s *Summaries) due(now time.Time) bool {
+	return len(s.notes) > 0 && !now.Before(s.nextCheck)
+}
+
+// queueChecks makes pending the at most max summaries, oldest first, whose
+// read is more than recheck old at now, so that build reads them again.
+// Pending notes are made by hand, with
+// no walk's lstat: a read of one looks its name up again.
+func (s *Summaries) queueChecks(now time.Time, max int) {
+	type old struct {
+		name string
+		read time.Time
+	}
+	var olds []old
+	// Summaries made from now on are read later than now.
+	s.nextCheck = now.Add(s.recheck)
+	for name, sm := range s.notes {
+		if now.Sub(sm.read) > s.recheck {
+			olds = append(olds, old{name, sm.read})
+		} else if next := sm.read.Add(s.recheck); next.Before(s.nextCheck) {
+			s.nextCheck = next
+		}
+	}
+	slices.SortFunc(olds, func(a, b old) int { return a.read.Compare(b.read) })
+	if len(olds) > max {
+		olds = olds[:max]
+		s.nextCheck = now // more are due after the next call
+	}
+	// build takes pending from its end: the oldest goes last.
+	for i := len(olds) - 1; i >= 0; i-- {
+		s.pending = append(s.pending, boundary.Note{Name: olds[i].name})
+	}
 }
 
 // prune forgets the summaries of notes that no walk since the one of the
@@ -184,15 +251,22 @@ func (s *Summaries) prune(gen uint64) {
 }
 
 // build summarises pending notes until none is left, a call starts or
-// Close is called.
+// Close is called. Then, once per build, it checks the oldest summaries
+// against fresh reads, at most batch of them (see recheckAge), so the work
+// a call leaves behind is bounded.
 func (s *Summaries) build(root *boundary.Root) {
 	defer s.wg.Done()
 	rd := root.NewReader()
 	defer rd.Close()
 	buf := make([]byte, 0, boundary.MaxFileSize+1)
 	var folded []byte
+	checked := false
 	for {
 		s.mu.Lock()
+		if len(s.pending) == 0 && !checked && s.calls == 0 {
+			checked = true
+			s.queueChecks(time.Now(), s.batch)
+		}
 		if s.calls > 0 || len(s.pending) == 0 || s.ctx.Err() != nil {
 			s.building = false
 			s.mu.Unlock()
@@ -203,6 +277,7 @@ func (s *Summaries) build(root *boundary.Root) {
 		s.mu.Unlock()
 
 		ctx, cancel := context.WithTimeout(s.ctx, Timeout)
+		began := time.Now()
 		text, st, err := rd.Read(ctx, n, buf)
 		cancel()
 		if errors.Is(err, boundary.ErrNotInTime) {
@@ -211,10 +286,15 @@ func (s *Summaries) build(root *boundary.Root) {
 			continue
 		}
 		if err != nil || st == (boundary.Stamp{}) {
-			continue // read, and refused, on every call
+			// Read, and refused, on every call; a summary being checked
+			// is dropped, and made again once its note settles.
+			s.mu.Lock()
+			delete(s.notes, n.Name)
+			s.mu.Unlock()
+			continue
 		}
 		folded = appendFolded(folded[:0], text)
-		sm := &summary{stamp: st}
+		sm := &summary{stamp: st, read: began}
 		sm.f.add(folded)
 		s.mu.Lock()
 		if _, ok := s.notes[n.Name]; ok || len(s.notes) < s.limit {

@@ -18,9 +18,14 @@ import (
 	"practice-notes/boundary"
 )
 
-// settleTime is how long tests wait for the notes they wrote to be given
-// Stamps (see boundary.Stamp).
-const settleTime = 2*time.Second + 200*time.Millisecond
+// testSettle is how old the times of a note must be for the roots of
+// these tests to give it a Stamp, in place of the kernel's writeback
+// window (a minute or more, see boundary.Stamp), and settleTime how long
+// the tests wait for the notes they wrote to be given Stamps.
+const (
+	testSettle = 2 * time.Second
+	settleTime = testSettle + 200*time.Millisecond
+)
 
 // cachedRoot opens dir, whose notes were written at least settleTime ago,
 // with a hook counting the notes read, and returns it with new Summaries.
@@ -28,7 +33,7 @@ const settleTime = 2*time.Second + 200*time.Millisecond
 func cachedRoot(t *testing.T, dir string) (*boundary.Root, *Summaries, *atomic.Int64) {
 	t.Helper()
 	var reads atomic.Int64
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(_ context.Context, op boundary.Op, _ string) error {
+	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(_ context.Context, op boundary.Op, _ string) error {
 		if op == boundary.ReadFile {
 			reads.Add(1)
 		}
@@ -234,7 +239,7 @@ func TestSummaryOfChangingNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	var armed, fired atomic.Bool
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(_ context.Context, op boundary.Op, _ string) error {
+	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(_ context.Context, op boundary.Op, _ string) error {
 		if op == boundary.Opened && armed.Load() && fired.CompareAndSwap(false, true) {
 			if err := os.WriteFile(note, []byte("The velvet lantern is lit.\n"), 0o644); err != nil {
 				return err
@@ -428,7 +433,7 @@ func TestPrepareYieldsToACall(t *testing.T) {
 		entered   = make(chan struct{})
 		abandoned = make(chan struct{})
 	)
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(ctx context.Context, op boundary.Op, _ string) error {
+	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(ctx context.Context, op boundary.Op, _ string) error {
 		if op == boundary.ListDir && armed.CompareAndSwap(true, false) {
 			close(entered)
 			select {

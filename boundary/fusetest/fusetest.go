@@ -70,7 +70,7 @@ type FS struct {
 	ids    map[string]uint64
 	block  func(name string) bool
 	mu     sync.Mutex
-	held   [][]byte // replies to blocked reads, sent on Release
+	held   []heldRead // blocked reads, answered by Release or Answer
 	closed bool
 	done   chan struct{}
 }
@@ -127,14 +127,35 @@ func Mount(t testing.TB, files map[string]string, block func(name string) bool) 
 	return fs
 }
 
+// A heldRead is a READ not answered while its file was blocked.
+type heldRead struct {
+	h         inHeader
+	name      string
+	off, size int
+}
+
 // Release answers every blocked read with EIO (the kernel may then read
 // again, and get the contents) and stops blocking.
-func (fs *FS) Release() {
+func (fs *FS) Release() { fs.unblock(false) }
+
+// Answer answers every blocked read with the file's contents, as a slow
+// file system finally would, and stops blocking.
+func (fs *FS) Answer() { fs.unblock(true) }
+
+func (fs *FS) unblock(answer bool) {
 	fs.mu.Lock()
 	defer fs.mu.Unlock()
 	fs.block = func(string) bool { return false }
-	for _, h := range fs.held {
-		syscall.Write(fs.dev, h)
+	for _, r := range fs.held {
+		msg := fs.encode(r.h, -int32(syscall.EIO), nil)
+		if answer {
+			data := fs.files[r.name]
+			off := min(r.off, len(data))
+			msg = fs.frame(r.h, 0, []byte(data[off:min(off+r.size, len(data))]))
+		}
+		if !fs.closed {
+			syscall.Write(fs.dev, msg)
+		}
 	}
 	fs.held = nil
 }
@@ -297,8 +318,8 @@ func (fs *FS) handle(h inHeader, body []byte) {
 		name := fs.name(h.NodeID)
 		fs.mu.Lock()
 		if fs.block(name) {
-			// Never answered until Release, which answers EIO.
-			fs.held = append(fs.held, fs.encode(h, -int32(syscall.EIO), nil))
+			// Never answered until Release (EIO) or Answer.
+			fs.held = append(fs.held, heldRead{h, name, int(in.Offset), int(in.Size)})
 			fs.mu.Unlock()
 			return
 		}
