@@ -8,7 +8,14 @@
 #   4. the TypeScript SDK over Streamable HTTP, plus foreign Host and
 #      Origin requests, which must get 403;
 #   5. the official conformance suite against "serve -http", checked
-#      against tests/interop/conformance-baseline.yaml.
+#      against tests/interop/conformance-baseline.yaml;
+#   6. Claude Code, Anthropic's CLI client, driven by the scripted model in
+#      tests/interop/model.mjs (loopback only): over stdio from the same
+#      block and over "serve -http", the model must be shown search_notes
+#      and get the N2 passage, the no-match message and a tool error back.
+#      Its evidence goes to .interop/claude-code-runs/COMMIT.json, which
+#      "scripts/acceptance.sh --record ... --client-runs
+#      .interop/claude-code-runs" puts into the completion record.
 #
 # The npm packages, pinned exactly in tests/interop/package.json and
 # package-lock.json, install into the git-ignored .interop/ folder. They
@@ -150,6 +157,67 @@ else
 fi
 kill "$server" 2>/dev/null || true
 wait "$server" 2>/dev/null || true
+
+echo "== interop: Claude Code (Anthropic's CLI client) with a scripted model, over stdio and HTTP"
+# Installed apart from the packages above (pinned in
+# tests/interop/claude-code/), so that outside CI an unreachable registry
+# skips only this part, with npm's own error. In CI (CI set, not "false"
+# or "0") it fails; on a clean clone the install above fails first anyway.
+in_ci=false
+case "${CI:-}" in "" | false | 0) ;; *) in_ci=true ;; esac
+cc=$dir/claude-code
+mkdir -p "$cc"
+npm_rc=0
+npm_out=
+if ! cmp -s tests/interop/claude-code/package.json "$cc/package.json" ||
+  ! cmp -s tests/interop/claude-code/package-lock.json "$cc/package-lock.json" ||
+  [ ! -d "$cc/node_modules" ]; then
+  rm -rf "$cc/node_modules"
+  cp tests/interop/claude-code/package.json tests/interop/claude-code/package-lock.json "$cc/"
+  # --ignore-scripts: the postinstall would only copy the platform
+  # package's native binary over a stub; the checks run that binary itself.
+  npm_out=$(cd "$cc" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error 2>&1) || npm_rc=$?
+fi
+case "$(uname -sm)" in
+"Linux x86_64") claude=$cc/node_modules/@anthropic-ai/claude-code-linux-x64/claude ;;
+"Linux aarch64") claude=$cc/node_modules/@anthropic-ai/claude-code-linux-arm64/claude ;;
+"Darwin arm64") claude=$cc/node_modules/@anthropic-ai/claude-code-darwin-arm64/claude ;;
+"Darwin x86_64") claude=$cc/node_modules/@anthropic-ai/claude-code-darwin-x64/claude ;;
+*) claude= ;;
+esac
+problem=
+if [ "$npm_rc" -ne 0 ]; then
+  echo "$npm_out"
+  rm -f "$cc/package.json" # so that the next run installs again
+  problem="npm ci of tests/interop/claude-code exited $npm_rc (npm's output above)"
+  if [ "$in_ci" = false ] && ! grep -qE 'ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|EHOSTUNREACH|network' <<<"$npm_out"; then
+    in_ci=true # not a registry out of reach: a real failure anywhere
+  fi
+elif [ -z "$claude" ] || [ ! -x "$claude" ]; then
+  problem="no Claude Code binary for $(uname -sm) in .interop/claude-code"
+fi
+if [ -n "$problem" ] && [ "$in_ci" = true ]; then
+  fail "Claude Code: $problem"
+elif [ -n "$problem" ]; then
+  echo "interop: Claude Code skipped (outside CI): $problem"
+else
+  # The evidence is keyed by the commit and says whether the server's
+  # inputs had uncommitted changes (the same pathspec as serverInputs in
+  # tests/acceptance/harness/clientrun.go): the completion record uses it
+  # only for that commit, unmodified.
+  commit=$(git rev-parse HEAD 2>/dev/null || true)
+  modified=true
+  if [ -n "$commit" ] && [ -z "$(git status --porcelain -- '*.go' go.mod go.sum instructions.md practice-data ':!:tests/**' 2>/dev/null)" ]; then
+    modified=false
+  fi
+  runs=$dir/claude-code-runs
+  mkdir -p "$runs"
+  evidence=$runs/${commit:-unknown}.json
+  rm -f "$evidence"
+  (cd "$dir" && timeout 600 "$node" claude_code.mjs --claude "$claude" --server "$bin" --root "$repo/practice-data" \
+    --config "$dir/claude.json" --evidence "$evidence" --commit "$commit" --modified "$modified") || fail "Claude Code with a scripted model"
+  echo "evidence for the completion record: ${evidence#"$repo"/} (modified: $modified)"
+fi
 
 if [ "$failures" -ne 0 ]; then
   echo "interop: $failures check(s) failed"

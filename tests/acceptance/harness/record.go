@@ -43,8 +43,10 @@ func (c *CheckResult) oneLine() string {
 
 // Record renders the completion record on one page: the specification's
 // six fields and one line per check. The full evidence is in the file
-// named evidence, written by the same run.
-func (r *Report) Record(evidence string) string {
+// named evidence, written by the same run. cr, when not nil, is a real
+// client's run for the same commit (see LoadClientRun): the transport and
+// integration fields then say what it showed, and only that.
+func (r *Report) Record(evidence string, cr *ClientRun) string {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	date := r.Date.UTC().Format("2006-01-02 15:04 MST")
@@ -69,16 +71,27 @@ func (r *Report) Record(evidence string) string {
 	if server == "" {
 		server = "(no serverInfo)"
 	}
-	p("**Client and transport:** the acceptance harness's own MCP client, %s built with %s; stdio transport (newline-delimited JSON-RPC on the server's stdin and stdout, the server started as a separate process through /bin/sh, diagnostics on stderr); %s; the server identified itself as %q.\n\n",
+	p("**Client and transport:** the acceptance harness's own MCP client, %s built with %s; stdio transport (newline-delimited JSON-RPC on the server's stdin and stdout, the server started as a separate process through /bin/sh, diagnostics on stderr); %s; the server identified itself as %q.",
 		r.HarnessSDK, r.HarnessGo, r.protocols(), server)
+	if ran := cr.transports(true); ran != "" {
+		p(" And %s %s, Anthropic's CLI client, in scripts/interop.sh at the same commit on %s: %s, with a scripted stand-in for the model API on loopback, not a real model.",
+			cr.Client, cr.Version, cr.Date.UTC().Format("2006-01-02 15:04 MST"), ran)
+	}
+	p("\n\n")
 	c8 := r.check("8")
 	if c8.Status != StatusFail {
-		p("**Integration demonstrated:** check 8 PASS: %s. This was the harness's scripted SDK client, not an AI desktop application; integration with a desktop client is pending.\n\n", untemp(c8.Summary))
+		p("**Integration demonstrated:** check 8 PASS: %s. This was the harness's scripted SDK client, not an AI desktop application", untemp(c8.Summary))
+		if ran := cr.transports(false); ran != "" {
+			p(". %s %s %s with a scripted model: discovery and the tool call demonstrated (the model was shown mcp__practice-notes__search_notes with the server's description and input schema; sign-in came back in the tool_result as the exact N2 passage with its file and note ID, an absent phrase as the no-match message, a 201-character query as a tool error; `claude mcp list` said Connected). Integration with Claude Desktop, Cursor or VS Code, and with a real model, is pending.\n\n",
+				cr.Client, cr.Version, ran)
+		} else {
+			p("; integration with a desktop client is pending.\n\n")
+		}
 	} else {
 		p("**Integration demonstrated:** not demonstrated: check 8 FAILED (%s). Integration with any client is pending.\n\n", untemp(strings.Join(c8.Failures, "; ")))
 	}
 	p("**Unverified behavior:**\n\n")
-	for _, u := range r.unverified() {
+	for _, u := range r.unverified(cr) {
 		p("- %s\n", u)
 	}
 	p("\n## Checks\n\n")
@@ -89,14 +102,23 @@ func (r *Report) Record(evidence string) string {
 	return b.String()
 }
 
-// unverified lists what this run did not exercise.
-func (r *Report) unverified() []string {
+// unverified lists what this run, and the client run cr if any, did not
+// exercise.
+func (r *Report) unverified(cr *ClientRun) []string {
 	out := []string{
 		"No AI desktop or hosted client (for example Claude Desktop or an IDE) was connected: their configuration, tool-approval prompts and how they present results are untested.",
 		"Only local stdio was exercised: no HTTP transport was tested, and a local stdio server is not a remotely reachable HTTPS connector.",
+	}
+	if cr.transports(false) != "" {
+		out[0] = fmt.Sprintf("No AI desktop client (Claude Desktop, Cursor, VS Code) was connected, and no real model: %s %s ran in print mode (-p) with the tool pre-approved and a scripted stand-in choosing each call, so a real model's choice of tool and arguments, tool-approval prompts and how any client presents results to a person are untested.", cr.Client, cr.Version)
+	}
+	if cr.Passed("http") {
+		out[1] = fmt.Sprintf("The harness exercised stdio only; HTTP was exercised only by %s against `serve -http` on 127.0.0.1, and a local server is not a remotely reachable HTTPS connector.", cr.Client)
+	}
+	out = append(out,
 		fmt.Sprintf("Not exercised: files or directories swapped for symlinks while a search runs, concurrent or cancelled calls, more than 20 skipped files, and operating systems other than %s.", runtime.GOOS),
 		"The N2 passage was compared byte-for-byte by the harness only; the manual comparison is pending.",
-	}
+	)
 	if !strings.HasPrefix(r.Isolation, "process group;") {
 		out = append(out, "The server ran without private namespaces, so writes outside its HOME, TMPDIR and the fixtures, and any network use, were neither prevented nor observed.")
 	}

@@ -43,6 +43,7 @@ func run() int {
 	protocol := fs.String("protocol-version", "", "force an MCP protocol version (default: the SDK's, falling back as needed)")
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
 	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
+	clientRuns := fs.String("client-runs", "", "with --record: folder of real-client runs by commit (scripts/interop.sh writes .interop/claude-code-runs); the run for the commit checked out there, if its server sources are unmodified, goes into the record")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
@@ -102,7 +103,20 @@ func run() int {
 			fmt.Fprintln(os.Stderr, "acceptance: --record, --evidence:", err)
 			return 2
 		}
-		if err := os.WriteFile(*record, []byte(rep.Record(filepath.ToSlash(toEvidence))), 0o644); err != nil {
+		var cr *harness.ClientRun
+		if *clientRuns != "" {
+			var why string
+			cr, why, err = harness.LoadClientRun(*clientRuns)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "acceptance: --client-runs:", err)
+				return 2
+			}
+			if why != "" {
+				// Not an error: the record then claims only this run.
+				fmt.Fprintln(os.Stderr, "acceptance: --client-runs: not used:", why)
+			}
+		}
+		if err := os.WriteFile(*record, []byte(rep.Record(filepath.ToSlash(toEvidence), cr)), 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "acceptance: writing record:", err)
 			return 2
 		}
