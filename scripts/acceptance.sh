@@ -44,6 +44,9 @@ for arg in "$@"; do
 done
 
 tmp="$(mktemp -d "${TMPDIR:-/tmp}/practice-notes-acceptance-bin.XXXXXX")"
+# Under isolation as root the server runs as a uid of its own: it must be
+# able to reach the binary built here.
+chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
 go -C "$repo" build -o "$tmp/acceptance" ./tests/acceptance/cmd/acceptance

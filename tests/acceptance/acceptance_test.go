@@ -41,6 +41,10 @@ func fixtureBin(t *testing.T, name string) string {
 		if buildErr != nil {
 			return
 		}
+		// As root the sandbox runs servers as a uid of their own.
+		if buildErr = os.Chmod(binDir, 0o755); buildErr != nil {
+			return
+		}
 		cmd := exec.Command("go", "build", "-o", binDir+string(filepath.Separator), "./testdata/servers/...")
 		out, err := cmd.CombinedOutput()
 		if err != nil {

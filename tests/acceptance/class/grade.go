@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -81,7 +82,9 @@ func (g *Grader) Grade(ctx context.Context, learners []Learner, progress Progres
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				r := g.gradeOne(ctx, learners[i])
+				// Each worker is a slot: as root, its servers run as a
+				// uid of their own, with a process budget of their own.
+				r := g.gradeOne(ctx, learners[i], w)
 				mu.Lock()
 				results[i] = r
 				left--
@@ -100,14 +103,14 @@ func (g *Grader) Grade(ctx context.Context, learners []Learner, progress Progres
 	return results
 }
 
-func (g *Grader) gradeOne(ctx context.Context, l Learner) *Result {
+func (g *Grader) gradeOne(ctx context.Context, l Learner, slot int) *Result {
 	start := time.Now()
 	r := &Result{Learner: l.Name, Command: l.Command}
 	defer func() { r.DurationMs = time.Since(start).Milliseconds() }()
 	if l.Problem != "" {
 		r.Error = l.Problem
 	} else {
-		g.runHarness(ctx, l, r)
+		g.runHarness(ctx, l, r, slot)
 	}
 	v, err := record.CheckFile(filepath.Join(l.Dir, RecordFile), r.RunParsed)
 	if err != nil {
@@ -119,7 +122,7 @@ func (g *Grader) gradeOne(ctx context.Context, l Learner) *Result {
 	return r
 }
 
-func (g *Grader) runHarness(ctx context.Context, l Learner, r *Result) {
+func (g *Grader) runHarness(ctx context.Context, l Learner, r *Result, slot int) {
 	limit := g.LearnerTimeout
 	if limit <= 0 {
 		limit = 5 * time.Minute
@@ -130,7 +133,7 @@ func (g *Grader) runHarness(ctx context.Context, l Learner, r *Result) {
 	}
 	ctx, cancel := context.WithTimeout(ctx, limit)
 	defer cancel()
-	args := append([]string{"--json", "--server", l.Command, "--practice-data", g.PracticeData}, g.HarnessArgs...)
+	args := append([]string{"--json", "--server", l.Command, "--practice-data", g.PracticeData, "--slot", strconv.Itoa(slot)}, g.HarnessArgs...)
 	cmd := exec.CommandContext(ctx, g.Harness, args...)
 	// The server command runs through sh -c in the harness's working
 	// directory, so relative paths in server.cmd mean the learner's folder.

@@ -177,6 +177,10 @@ func buildLayout(practiceData string) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A server running as a uid of its own must reach the fixtures.
+	if err := os.Chmod(base, 0o755); err != nil {
+		return nil, err
+	}
 	l := &layout{Base: base, Root: filepath.Join(base, "root"), SampleRel: "sample-notes.md"}
 	if l.BaseReal, err = filepath.EvalSymlinks(base); err != nil {
 		return l, err

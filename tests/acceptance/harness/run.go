@@ -40,6 +40,13 @@ type Config struct {
 	// Isolation is "auto" (private namespaces where the kernel allows
 	// them, else the process group only) or "off".
 	Isolation string
+	// Limits bound every server process; the zero value means
+	// DefaultLimits.
+	Limits Limits
+	// Slot picks the uid a root grader runs the server as, one per
+	// parallel run (grade-class's -j), so that runs do not share a
+	// process budget or each other's files.
+	Slot int
 }
 
 // Check8ProtocolVersion is requested through initialize in check 8 unless
@@ -154,7 +161,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		checks:     map[string]*CheckResult{},
 		violations: map[string][]string{},
 	}
-	sb, err := newSandbox(ctx, lay.Base, cfg.Isolation)
+	if cfg.Limits == (Limits{}) {
+		cfg.Limits = DefaultLimits()
+	}
+	sb, err := newSandbox(ctx, lay.Base, cfg.Isolation, cfg.Limits, cfg.Slot)
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}
@@ -406,6 +416,10 @@ func (r *runner) afterSession(s *session) {
 		paths[i].warn = true
 	}
 	r.saw(paths, "", "stderr of "+during, nil)
+	if hit := s.limitHit(); hit != "" && r.notStarted == "" {
+		r.checks["8"].add(finding{warn: true, msg: fmt.Sprintf("%s: %s", during, hit), detail: s.outputTail(),
+			hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
+	}
 	if _, v := s.tap.stats(); len(v) > 0 {
 		key := strings.Join(s.checks, ", ")
 		r.violations[key] = append(r.violations[key], v...)

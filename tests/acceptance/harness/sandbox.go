@@ -7,34 +7,118 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"time"
 )
 
 // sandbox decides the environment every server process gets: a fresh,
-// empty HOME and TMPDIR per process (checked afterwards), toolchain caches
-// pointed elsewhere so that `go run`, npx or python are not accused of the
-// writes their toolchains make, and, where the kernel allows, private
-// namespaces (see isolate_linux.go).
+// empty HOME and TMPDIR per process (checked afterwards), a minimal
+// environment, toolchain caches of the run so that `go run`, npx or
+// python are not accused of the writes their toolchains make, limits on
+// what one process may take, and, where the kernel allows, an identity
+// and a mount tree the server cannot undo (see isolate_linux.go).
+//
+// A learner's server is untrusted code. Under isolation it never runs as
+// root or root-equivalent: as root, under an unprivileged uid and gid of
+// its own per parallel slot; as an ordinary user, as a non-zero uid in a
+// user namespace of its own. It has no capabilities and no_new_privs,
+// every mount is read-only except the run's own folders (set up before it
+// starts, and locked), the grader's home is hidden except the toolchain
+// folders it needs, there is no network and it sees only its own
+// processes. What held is measured by a probe before the first check
+// (see probe), never assumed. Where no isolation is possible (macOS,
+// Windows, containers that forbid namespaces, --isolation off) the server
+// runs in its own process group with the grader's rights, and the report
+// says so.
 type sandbox struct {
 	aux       string   // temp dir for homes, temp folders and tool caches
 	env       []string // environment without HOME and TMPDIR
 	writable  []string // folders left writable inside the namespace
 	isolated  bool
 	isolation string // one sentence for the report
+	limits    Limits
+
+	// uid and gid the server runs as when the grader is root; -1 when it
+	// is not (then a user namespace maps the server to innerUID).
+	uid, gid int
+	// lockedUnreadable is measured by the probe: a mode-000 file of the
+	// grader's could not be opened from inside.
+	lockedUnreadable bool
+	// goCache is the grader's Go build cache: each process gets an
+	// overlay of it, writes landing in folders of the run.
+	goCache string
+	// hideHome is the grader's home, hidden under an empty read-only
+	// folder except the entries in expose.
+	hideHome string
+	expose   []string
+	procs    int // processes started, for their overlay folders
 }
 
-// envDropped are variables replaced or removed: each would point a tool at
-// the grader's own folders.
-var envDropped = []string{"HOME", "TMPDIR", "TMP", "TEMP", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "PRACTICE_NOTES_ROOT"}
+// innerUID is the uid the server has inside its user namespace when the
+// grader is not root: not 0, so it holds no capabilities there and a
+// mode-000 file is closed to it.
+const innerUID = 1000
 
-func newSandbox(ctx context.Context, base string, mode string) (*sandbox, error) {
+// slotUIDBase is the first of the uids a root grader runs servers as, one
+// per parallel slot: far above any account's uid.
+const slotUIDBase = 2_000_000_000
+
+// Limits bound what one server process may take. Memory is its data
+// (RLIMIT_DATA: heap and private writable mappings, which go, node and
+// python all honour), Processes counts the processes and threads of its
+// uid, CPUTime is per process, FileSize is the largest file it may write.
+type Limits struct {
+	Memory    int64
+	Processes int
+	CPUTime   time.Duration
+	OpenFiles int
+	FileSize  int64
+}
+
+// DefaultLimits are limits a `go run` build or a Node.js server starts
+// under, with room to spare.
+func DefaultLimits() Limits {
+	return Limits{Memory: 1 << 30, Processes: 256, CPUTime: 5 * time.Minute, OpenFiles: 1024, FileSize: 64 << 20}
+}
+
+// String names the limits for the report.
+func (l Limits) String() string {
+	return fmt.Sprintf("%s of memory, %d processes and threads, %s of CPU time a process, %d open files, files up to %s",
+		sizeName(l.Memory), l.Processes, l.CPUTime, l.OpenFiles, sizeName(l.FileSize))
+}
+
+func sizeName(n int64) string {
+	switch {
+	case n >= 1<<30 && n%(1<<30) == 0:
+		return fmt.Sprintf("%d GiB", n>>30)
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// keptEnv are the variables of the grader's environment a server gets:
+// what finds programs, the locale and time zone, and the toolchains'
+// own settings. Nothing else (tokens, credentials, CI variables) passes.
+var keptEnv = []string{"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "GOROOT", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GONOSUMDB", "GOPRIVATE", "GOARCH", "GOOS", "CGO_ENABLED", "NODE_PATH", "PYENV_ROOT", "PYENV_VERSION", "VIRTUAL_ENV"}
+
+func keep(k string) bool {
+	return contains(keptEnv, k) || strings.HasPrefix(k, "LC_")
+}
+
+func newSandbox(ctx context.Context, base string, mode string, limits Limits, slot int) (*sandbox, error) {
 	aux, err := os.MkdirTemp("", "practice-notes-acceptance-env-")
 	if err != nil {
 		return nil, err
 	}
-	sb := &sandbox{aux: aux, writable: []string{base, aux}}
+	sb := &sandbox{aux: aux, writable: []string{base, aux}, limits: limits, uid: -1, gid: -1}
+	// The server writes its HOME and TMPDIR as a uid of its own: the
+	// run's folders must let it in (buildLayout opens the fixtures' too).
+	if err := os.Chmod(aux, 0o755); err != nil {
+		return nil, err
+	}
 	cache := func(name string) string {
 		p := filepath.Join(aux, "toolcache", name)
 		_ = os.MkdirAll(p, 0o755)
@@ -42,8 +126,7 @@ func newSandbox(ctx context.Context, base string, mode string) (*sandbox, error)
 	}
 	var env []string
 	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if !contains(envDropped, k) {
+		if k, _, _ := strings.Cut(kv, "="); keep(k) {
 			env = append(env, kv)
 		}
 	}
@@ -52,18 +135,18 @@ func newSandbox(ctx context.Context, base string, mode string) (*sandbox, error)
 			env = append(env, k+"="+v)
 		}
 	}
-	// Go: keep the grader's build and module caches (a fresh cache would
-	// rebuild the SDK for every process) but never the fresh HOME.
-	for k, v := range goEnv(ctx) {
+	// Go: the grader's module cache read-only, the build cache an overlay
+	// per process (isolated) or a fresh one of the run; never the fresh
+	// HOME, never the grader's go env file, never a toolchain download.
+	goe := goEnv(ctx)
+	for _, k := range []string{"GOPATH", "GOMODCACHE"} {
 		if os.Getenv(k) == "" {
-			set(k, v)
-		}
-		if k == "GOCACHE" || k == "GOMODCACHE" {
-			if st, err := os.Stat(v); err == nil && st.IsDir() {
-				sb.writable = append(sb.writable, v)
-			}
+			set(k, goe[k])
 		}
 	}
+	sb.goCache = goe["GOCACHE"]
+	set("GOENV", "off")
+	set("GOTOOLCHAIN", "local")
 	set("GOTMPDIR", cache("gotmp"))
 	// Node.js, Python and a few others: caches in the run's own folders.
 	set("npm_config_cache", cache("npm"))
@@ -77,7 +160,8 @@ func newSandbox(ctx context.Context, base string, mode string) (*sandbox, error)
 	set("DENO_DIR", cache("deno"))
 	set("BUN_INSTALL_CACHE_DIR", cache("bun"))
 	set("YARN_CACHE_FOLDER", cache("yarn"))
-	if home, err := os.UserHomeDir(); err == nil {
+	home, _ := os.UserHomeDir()
+	if home != "" {
 		for _, k := range []string{"CARGO_HOME", "RUSTUP_HOME"} {
 			dir := filepath.Join(home, "."+strings.ToLower(strings.TrimSuffix(k, "_HOME")))
 			if os.Getenv(k) == "" {
@@ -88,11 +172,85 @@ func newSandbox(ctx context.Context, base string, mode string) (*sandbox, error)
 		}
 	}
 	sb.env = env
-	sb.isolation = "process group only: isolation was turned off (--isolation off); the server ran with the grader's rights, HOME and TMPDIR pointed at fresh folders"
-	if mode != "off" {
-		sb.isolated, sb.isolation = probeIsolation(ctx, sb)
+	sb.isolation = "process group only: isolation was turned off (--isolation off); the server ran with the grader's rights, network and file system, in a minimal environment with HOME and TMPDIR pointed at fresh folders"
+	// Without isolation the server has the grader's rights anyway, and
+	// can write the grader's build cache whatever GOCACHE says: it gets
+	// that cache, so that `go run` stays fast.
+	ownCache := "GOCACHE=" + sb.goCache
+	if sb.goCache == "" {
+		ownCache = "GOCACHE=" + cache("gobuild")
+	}
+	if mode == "off" {
+		sb.env = append(sb.env, ownCache)
+		return sb, nil
+	}
+	if os.Geteuid() == 0 {
+		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
+		// The fixtures are the server's to write, as they would be for
+		// the grader's own uid: a write is then seen by check 7 instead
+		// of failing unseen. (The traps of checks 20 and 22 are made
+		// later, and stay the grader's.)
+		if err := sb.own(base); err != nil {
+			return nil, err
+		}
+	}
+	sb.hideHome, sb.expose = homeExposure(home, env, sb.goCache)
+	sb.isolated, sb.isolation = probeIsolation(ctx, sb)
+	if !sb.isolated {
+		if sb.uid >= 0 {
+			_ = filepath.WalkDir(base, func(p string, _ fs.DirEntry, err error) error {
+				if err == nil {
+					_ = os.Lchown(p, 0, 0)
+				}
+				return nil
+			})
+		}
+		sb.uid, sb.gid = -1, -1
+		sb.env = append(sb.env, ownCache)
 	}
 	return sb, nil
+}
+
+// homeExposure decides which entries of the grader's home a server may
+// see (read-only): those holding a folder on PATH, the Go module cache,
+// GOROOT, the current folder or a learner's folder. The rest of the home
+// (keys, shell history, the Go build cache the harness is built from) is
+// hidden.
+func homeExposure(home string, env []string, goCache string) (string, []string) {
+	if home == "" || home == "/" {
+		return "", nil
+	}
+	var need []string
+	for _, kv := range env {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PATH":
+			need = append(need, filepath.SplitList(v)...)
+		case "GOMODCACHE", "GOROOT", "GOPATH", "CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT", "NODE_PATH":
+			need = append(need, v)
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		need = append(need, wd)
+	}
+	need = append(need, os.TempDir()) // the run's own folders live there
+	var expose []string
+	for _, p := range need {
+		rel, err := filepath.Rel(home, p)
+		if err != nil || rel == "." || !filepath.IsLocal(rel) {
+			continue
+		}
+		top := filepath.Join(home, strings.Split(filepath.ToSlash(rel), "/")[0])
+		if goCache != "" && (top == goCache || strings.HasPrefix(goCache, top+string(filepath.Separator)) && top == filepath.Dir(goCache)) {
+			// ~/.cache holds the build cache: expose nothing of it.
+			continue
+		}
+		if _, err := os.Stat(top); err == nil && !contains(expose, top) {
+			expose = append(expose, top)
+		}
+	}
+	sort.Strings(expose)
+	return home, expose
 }
 
 // goEnv asks the go command for the cache locations it would use with the
@@ -133,7 +291,39 @@ func (sb *sandbox) processDirs(name string) (home, tmp string, err error) {
 	if err := os.WriteFile(filepath.Join(dir, "config", "go", "telemetry", "mode"), []byte("off"), 0o644); err != nil {
 		return "", "", err
 	}
+	if err := sb.own(dir); err != nil {
+		return "", "", err
+	}
+	// The run's tool caches (npm, pip, …), shared by its processes; each
+	// process's build-cache overlay is its own already (perProcess).
+	caches, _ := filepath.Glob(filepath.Join(sb.aux, "toolcache", "*"))
+	for _, c := range caches {
+		if !strings.HasPrefix(filepath.Base(c), "gobuild") {
+			if err := sb.own(c); err != nil {
+				return "", "", err
+			}
+		}
+	}
 	return home, tmp, nil
+}
+
+// own gives the folders to the server's uid when it has one of its own.
+func (sb *sandbox) own(dirs ...string) error {
+	if sb.uid < 0 {
+		return nil
+	}
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, _ fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			return os.Lchown(p, sb.uid, sb.gid)
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // configDir is the XDG_CONFIG_HOME of the process whose HOME is home.
@@ -187,4 +377,29 @@ func (sb *sandbox) remove() {
 		})
 		_ = os.RemoveAll(sb.aux)
 	}
+}
+
+var (
+	memoryHitRe  = regexp.MustCompile(`(?i)MemoryError|out of memory|cannot allocate memory|allocation failed|bad_alloc|ENOMEM`)
+	processHitRe = regexp.MustCompile(`(?i)resource temporarily unavailable|can't fork|cannot fork|fork: retry|pthread_create failed|EAGAIN`)
+)
+
+// SIGXCPU and SIGXFSZ, as on Linux and macOS: a shell whose command they
+// killed exits with 128 plus the signal.
+const sigXCPU, sigXFSZ = 24, 25
+
+// limitHit names the limit a process ran into, from how it ended and
+// what it said on stderr, or "".
+func (l Limits) limitHit(stderr string, code int) string {
+	switch {
+	case code == 128+sigXCPU || strings.Contains(stderr, "CPU time limit exceeded"):
+		return fmt.Sprintf("stopped: CPU time limit of %s reached", l.CPUTime)
+	case code == 128+sigXFSZ || strings.Contains(stderr, "File size limit exceeded"):
+		return fmt.Sprintf("stopped: file size limit of %s reached", sizeName(l.FileSize))
+	case memoryHitRe.MatchString(stderr):
+		return fmt.Sprintf("stopped: memory limit of %s reached", sizeName(l.Memory))
+	case processHitRe.MatchString(stderr):
+		return fmt.Sprintf("limited: the limit of %d processes and threads was reached", l.Processes)
+	}
+	return ""
 }

@@ -321,6 +321,7 @@ type session struct {
 	tap     *stdoutTap
 	wire    *wire
 	tools   []pathTool // read-only path tools, once asked
+	limits  Limits
 	stderr  *capBuffer
 	errDone chan struct{} // closed when stderr has been read to its end
 	timeout time.Duration
@@ -376,7 +377,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 		inW.Close()
 		return nil, err
 	}
-	s := &session{check: check, cmd: cmd, stdin: inW, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
+	s := &session{check: check, cmd: cmd, stdin: inW, limits: cfg.sb.limits, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
 	if s.requested == "" {
 		s.requested = "SDK default"
 	}
@@ -460,10 +461,22 @@ func (s *session) outputTail() []string {
 	}
 	tail("stdout", s.tap.raw.String(), s.tap.raw.cut())
 	tail("stderr", s.stderr.String(), s.stderr.cut())
+	if hit := s.limitHit(); hit != "" {
+		out = append(out, hit)
+	}
 	if len(out) == 0 {
 		out = append(out, "the process wrote nothing on stdout or stderr")
 	}
 	return out
+}
+
+// limitHit names the limit the process ran into, or "".
+func (s *session) limitHit() string {
+	code := 0
+	if s.exited() && s.cmd.ProcessState != nil {
+		code = s.cmd.ProcessState.ExitCode()
+	}
+	return s.limits.limitHit(s.stderr.String(), code)
 }
 
 // exited reports whether the process has ended.

@@ -21,6 +21,8 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"practice-notes/tests/acceptance/harness"
@@ -44,6 +46,13 @@ func run() int {
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
 	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
 	clientRuns := fs.String("client-runs", "", "with --record: folder of real-client runs by commit (scripts/interop.sh writes .interop/claude-code-runs); the run for the commit checked out there, if its server sources are unmodified, goes into the record")
+	defaults := harness.DefaultLimits()
+	memory := sizeFlag(fs, "memory", defaults.Memory, "memory (data) one server process may take, in bytes or with K, M or G")
+	processes := fs.Int("processes", defaults.Processes, "processes and threads the server may run at once")
+	cpuTime := fs.Duration("cpu-time", defaults.CPUTime, "CPU time one server process may use")
+	openFiles := fs.Int("open-files", defaults.OpenFiles, "files one server process may hold open")
+	fileSize := sizeFlag(fs, "file-size", defaults.FileSize, "largest file a server process may write, in bytes or with K, M or G")
+	slot := fs.Int("slot", 0, "parallel slot of this run: as root, the server runs as a uid of the slot's own")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
@@ -73,6 +82,8 @@ func run() int {
 		ServerSource:    *source,
 		KeepTemp:        *keep,
 		Isolation:       *isolation,
+		Limits:          harness.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
+		Slot:            *slot,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance:", err)
@@ -151,4 +162,30 @@ WARN, then exactly "N passed, M failed" (WARN and SKIP count as neither).
 Exit status: 0 when nothing failed, 1 when any check failed, 2 when the run
 could not be set up (bad flags, practice data missing).
 `)
+}
+
+// sizeFlag defines a flag holding a size: bytes, or a number with K, M or
+// G (binary units).
+func sizeFlag(fs *flag.FlagSet, name string, value int64, usage string) *int64 {
+	p := &value
+	fs.Func(name, usage+" (default "+strconv.FormatInt(value, 10)+")", func(s string) error {
+		mult := int64(1)
+		switch t := strings.TrimSuffix(strings.TrimSuffix(strings.ToUpper(s), "IB"), "B"); {
+		case strings.HasSuffix(t, "K"):
+			mult, s = 1<<10, t[:len(t)-1]
+		case strings.HasSuffix(t, "M"):
+			mult, s = 1<<20, t[:len(t)-1]
+		case strings.HasSuffix(t, "G"):
+			mult, s = 1<<30, t[:len(t)-1]
+		default:
+			s = t
+		}
+		n, err := strconv.ParseInt(s, 10, 64)
+		if err != nil || n <= 0 {
+			return fmt.Errorf("%q is not a size", s)
+		}
+		*p = n * mult
+		return nil
+	})
+	return p
 }

@@ -50,6 +50,16 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "limit for every request, passed to the harness (default: the harness's)")
 	startTimeout := fs.Duration("start-timeout", 0, "limit for a server to start and answer initialize, passed to the harness (default: the harness's)")
 	learnerTimeout := fs.Duration("learner-timeout", 5*time.Minute, "limit for one learner's whole run")
+	var limits []*string
+	for _, l := range []struct{ name, usage string }{
+		{"memory", "memory one server process may take, passed to the harness (default: the harness's, 1G)"},
+		{"processes", "processes and threads one learner's server may run, passed to the harness (default: the harness's, 256)"},
+		{"cpu-time", "CPU time one server process may use, passed to the harness (default: the harness's)"},
+		{"open-files", "files one server process may hold open, passed to the harness (default: the harness's)"},
+		{"file-size", "largest file a server process may write, passed to the harness (default: the harness's)"},
+	} {
+		limits = append(limits, fs.String(l.name, "", l.usage))
+	}
 	completion := fs.String("completion", "", "grade this completion record against -run instead of grading a class")
 	runFile := fs.String("run", "", "a saved `acceptance --json` run, for -completion")
 	if err := fs.Parse(args); err != nil {
@@ -88,6 +98,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *startTimeout > 0 {
 		g.HarnessArgs = append(g.HarnessArgs, "--start-timeout", startTimeout.String())
+	}
+	// Every learner runs inside limits of its own, so that one cannot
+	// starve the others.
+	for i, name := range []string{"memory", "processes", "cpu-time", "open-files", "file-size"} {
+		if *limits[i] != "" {
+			g.HarnessArgs = append(g.HarnessArgs, "--"+name, *limits[i])
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
