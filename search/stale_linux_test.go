@@ -131,21 +131,7 @@ func TestSummariesSeeStoreIntoDirtyPage(t *testing.T) {
 	note := filepath.Join(dir, "lamps.md")
 	writeFile(t, note, staleBefore)
 	writeFile(t, filepath.Join(dir, "other.md"), "## N2 · Other\n\nNothing here.\n")
-	f, err := os.OpenFile(note, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := f.Sync(); err != nil { // written back: the next store faults
-		t.Fatal(err)
-	}
-	m, err := syscall.Mmap(int(f.Fd()), 0, len(staleBefore), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer syscall.Munmap(m)
-	m[0] = '#' // the same byte: the write fault sets the times and dirties the page
-	time.Sleep(settleTime)
+	m := dirtyMapped(t, note)
 
 	root, err := boundary.Open(dir)
 	if err != nil {
@@ -249,21 +235,7 @@ func TestSummariesCheckedOnSchedule(t *testing.T) {
 			for i := range 4 {
 				writeFile(t, filepath.Join(dir, fmt.Sprintf("other%d.md", i)), "## N2 · Other\n\nNothing here.\n")
 			}
-			f, err := os.OpenFile(note, os.O_RDWR, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			if err := f.Sync(); err != nil { // written back: the next store faults
-				t.Fatal(err)
-			}
-			m, err := syscall.Mmap(int(f.Fd()), 0, len(staleBefore), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer syscall.Munmap(m)
-			m[0] = '#' // dirty the page
-			time.Sleep(settleTime)
+			m := dirtyMapped(t, note)
 			root, sums, reads := cachedRoot(t, dir)
 			const recheck, maxAge = 1500 * time.Millisecond, 3 * time.Second
 			sums.recheck, sums.maxAge, sums.batch = recheck, maxAge, 2
@@ -308,4 +280,28 @@ func TestSummariesCheckedOnSchedule(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dirtyMapped writes note back, maps it shared and writable, and stores
+// the byte it already holds at offset 0: the write fault sets the times
+// and dirties the page, so that a later store through the map moves no
+// time. It waits out the settle window and returns the mapping.
+func dirtyMapped(t *testing.T, note string) []byte {
+	t.Helper()
+	f, err := os.OpenFile(note, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	if err := f.Sync(); err != nil { // written back: the next store faults
+		t.Fatal(err)
+	}
+	m, err := syscall.Mmap(int(f.Fd()), 0, len(staleBefore), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Munmap(m) })
+	m[0] = '#'
+	time.Sleep(settleTime)
+	return m
 }

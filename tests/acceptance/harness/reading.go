@@ -56,6 +56,7 @@ var (
 	uriRe       = regexp.MustCompile(`\b([a-zA-Z][\w+.-]*)://(/*)`)
 	pathLikeRe  = regexp.MustCompile(`^(?:\.{0,2}/|/)?(?:[^\s/]+/)*[^\s/]+\.(?:md|markdown|txt)$`)
 	noteIDRe    = regexp.MustCompile(`\bN\d+\b`)
+	bareIDRe    = regexp.MustCompile(`^N\d+$`)
 	fileKeyRe   = regexp.MustCompile(`(?i)file|path|source|^name$|doc|uri|^note$`)
 	idKeyRe     = regexp.MustCompile(`(?i)^(note_?id|noteid|id|note|note-id)$`)
 	passKeyRe   = regexp.MustCompile(`(?i)passage|text|quote|snippet|excerpt|content|paragraph|match|body|^line$`)
@@ -368,7 +369,7 @@ func fileOf(m map[string]any, query string) string {
 
 func noteIDOf(m map[string]any) string {
 	for k, v := range m {
-		if s, ok := v.(string); ok && noteIDRe.MatchString(s) && (idKeyRe.MatchString(k) || regexp.MustCompile(`^N\d+$`).MatchString(s)) {
+		if s, ok := v.(string); ok && noteIDRe.MatchString(s) && (idKeyRe.MatchString(k) || bareIDRe.MatchString(s)) {
 			if id := noteIDRe.FindString(s); id != "" && len(s) <= 12 {
 				return id
 			}

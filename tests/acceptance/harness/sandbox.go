@@ -186,27 +186,20 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 	}
 	if os.Geteuid() == 0 {
 		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
-		// The fixtures are the server's to write, as they would be for
-		// the grader's own uid: a write is then seen by check 7 instead
-		// of failing unseen. (The traps of checks 20 and 22 are made
-		// later, and stay the grader's.)
-		if err := sb.own(base); err != nil {
-			return nil, err
-		}
 	}
 	sb.hideHome, sb.expose = homeExposure(home, env, sb.goCache)
 	sb.isolated, sb.isolation = probeIsolation(ctx, sb)
 	if !sb.isolated {
-		if sb.uid >= 0 {
-			_ = filepath.WalkDir(base, func(p string, _ fs.DirEntry, err error) error {
-				if err == nil {
-					_ = os.Lchown(p, 0, 0)
-				}
-				return nil
-			})
-		}
 		sb.uid, sb.gid = -1, -1
 		sb.env = append(sb.env, ownCache)
+		return sb, nil
+	}
+	// The fixtures are the server's to write, as they would be for the
+	// grader's own uid: a write is then seen by check 7 instead of failing
+	// unseen. (The traps of checks 20 and 22 are made later, and stay the
+	// grader's.)
+	if err := sb.own(base); err != nil {
+		return nil, err
 	}
 	return sb, nil
 }
