@@ -81,7 +81,7 @@ func startPipeServer(tb testing.TB, dir string) *pipeServer {
 	sums := search.NewSummaries()
 	done := make(chan error, 1)
 	go func() {
-		done <- serveStdio(context.Background(), newServer(root, sums, nil, log), newLineTransport(inR, outW, log), log)
+		done <- serveStdio(context.Background(), newServer(root, sums, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
 	tb.Cleanup(func() {

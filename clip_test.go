@@ -14,8 +14,8 @@ func TestClip(t *testing.T) {
 		{"ééé", 3, "é…"}, // é is two bytes; never cut one in half
 	}
 	for _, tt := range tests {
-		if got := clip(tt.s, tt.n); got != tt.want {
-			t.Errorf("clip(%q, %d) = %q; want %q", tt.s, tt.n, got, tt.want)
+		if got := shorten(tt.s, tt.n); got != tt.want {
+			t.Errorf("shorten(%q, %d) = %q; want %q", tt.s, tt.n, got, tt.want)
 		}
 	}
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
 	"go/build"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -60,63 +58,6 @@ func clientConfigs(goos string) map[string]clientConfig {
 		"cursor": {key: "mcpServers", where: cursor},
 		"vscode": {key: "servers", typed: true, where: ".vscode/mcp.json in the workspace, or the file opened by the command \"MCP: Open User Configuration\" (by default " + vscodeUser + ")"},
 	}
-}
-
-// configCmd prints a server block for a desktop client. The block names the
-// binary and the notes folder by absolute path, because clients start
-// servers from a working directory of their own choosing; it sets no
-// environment, since the server needs none.
-func configCmd(args []string, stdout, stderr io.Writer) error {
-	fs := newFlags("config", stderr)
-	clientFlag := fs.String("client", "claude", "client to configure: claude, cursor or vscode")
-	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "practice-notes config: unexpected argument %q\n", fs.Arg(0))
-		return errUsage
-	}
-	cc, ok := clientConfigs(runtime.GOOS)[*clientFlag]
-	if !ok {
-		fmt.Fprintf(stderr, "practice-notes config: -client %q: use claude, cursor or vscode\n", *clientFlag)
-		return errUsage
-	}
-	// Opening the root proves the folder exists now, rather than when the
-	// client first starts the server and shows a less helpful error.
-	root, err := openRoot(*rootFlag, stderr)
-	if err != nil {
-		return err
-	}
-	dir := root.Dir()
-	root.Close()
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("finding this program's path: %w", err)
-	}
-	if isGoRunBuild(exe) {
-		exe = installedPath()
-		fmt.Fprintf(stderr, `practice-notes: this binary is a "go run" build in a temporary or cache
-folder that Go may delete at any time, so a client config must not name it.
-Install the binary first, from the repository:
-
-    go install .
-
-which puts it at %s (or build it where you like with
-"go build -o DIR/practice-notes ." and run DIR/practice-notes config).
-The block below names the installed path.
-
-`, exe)
-	}
-	block, err := configBlock(cc, exe, dir)
-	if err != nil {
-		return err
-	}
-	if _, err := fmt.Fprintf(stdout, "%s\n", block); err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "practice-notes: add the %q entry above to %s.\n", serverName, cc.where)
-	return nil
 }
 
 // configBlock returns the JSON block that runs exe on the notes folder dir.

@@ -123,7 +123,7 @@ func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 	sums := search.NewSummaries()
 	t.Cleanup(sums.Close) // after the server has stopped
 	go func() {
-		s.done <- serveStdio(ctx, newServer(root, sums, nil, log), newLineTransport(inR, outW, log), log)
+		s.done <- serveStdio(ctx, newServer(root, sums, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
 	t.Cleanup(func() {

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -162,8 +163,98 @@ func checkBody(next http.Handler, log *slog.Logger) http.Handler {
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r)
+		er := &errorReplies{ResponseWriter: w}
+		next.ServeHTTP(er, r)
+		er.finish()
 	})
+}
+
+// errorReplies passes every JSON-RPC error reply the SDK's handler writes
+// through the table (see [wireError]), as the stdio transport does: the
+// SDK refuses some requests before any middleware sees them, and quotes
+// what the client sent. A reply is a JSON body or an event of a
+// text/event-stream body; either is held until it is whole.
+type errorReplies struct {
+	http.ResponseWriter
+	held   []byte
+	header bool // WriteHeader has been passed on
+	stream bool // the body is a text/event-stream
+}
+
+func (e *errorReplies) WriteHeader(code int) {
+	if e.header {
+		return
+	}
+	e.header = true
+	h := e.Header()
+	e.stream = strings.HasPrefix(h.Get("Content-Type"), "text/event-stream")
+	if !e.stream {
+		h.Del("Content-Length") // the held body may be rewritten
+	}
+	e.ResponseWriter.WriteHeader(code)
+}
+
+func (e *errorReplies) Write(b []byte) (int, error) {
+	e.WriteHeader(http.StatusOK)
+	e.held = append(e.held, b...)
+	if e.stream {
+		// Pass on every whole event.
+		if i := bytes.LastIndex(e.held, []byte("\n\n")); i >= 0 {
+			if _, err := e.ResponseWriter.Write(rewriteEvents(e.held[:i+2])); err != nil {
+				return 0, err
+			}
+			e.held = append(e.held[:0], e.held[i+2:]...)
+		}
+	}
+	return len(b), nil
+}
+
+// Flush passes on what is whole, for the SDK's event stream.
+func (e *errorReplies) Flush() {
+	if f, ok := e.ResponseWriter.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+func (e *errorReplies) Unwrap() http.ResponseWriter { return e.ResponseWriter }
+
+// finish writes what is still held: a JSON body, rewritten, or the end of
+// an event stream as it is.
+func (e *errorReplies) finish() {
+	if len(e.held) == 0 {
+		return
+	}
+	if !e.stream {
+		e.held = rewriteReply(e.held)
+	}
+	e.ResponseWriter.Write(e.held)
+}
+
+// rewriteEvents rewrites the data line of each event that holds an error
+// reply.
+func rewriteEvents(events []byte) []byte {
+	lines := bytes.Split(events, []byte("\n"))
+	for i, l := range lines {
+		if data, ok := bytes.CutPrefix(l, []byte("data: ")); ok {
+			lines[i] = append([]byte("data: "), rewriteReply(data)...)
+		}
+	}
+	return bytes.Join(lines, []byte("\n"))
+}
+
+// rewriteReply returns body with its error, if it is an error reply,
+// answered by the table; anything else as it is.
+func rewriteReply(body []byte) []byte {
+	msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(body))
+	resp, ok := msg.(*jsonrpc.Response)
+	if err != nil || !ok || resp.Error == nil {
+		return body
+	}
+	out, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error)})
+	if err != nil {
+		return body
+	}
+	return out
 }
 
 // checkOrigin refuses any request whose Origin header names another site

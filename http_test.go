@@ -58,7 +58,7 @@ func httpNotes(t *testing.T) string {
 	}
 	t.Cleanup(func() { root.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ts := httptest.NewServer(newHTTPHandler(newServer(root, nil, nil, log), log))
+	ts := httptest.NewServer(newHTTPHandler(newServer(root, nil, log), log))
 	t.Cleanup(ts.Close)
 	return ts.URL + mcpPath
 }
@@ -264,6 +264,12 @@ func TestHTTPChecksMessages(t *testing.T) {
 		{"bad response", `{"jsonrpc":"2.0","id":null,"result":{}}`, http.StatusBadRequest, "Bad Request"},
 		{"unknown URI", `{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"file:///CLIENT-TEXT"}}`, http.StatusOK, `"id":7,"error":{"code":-32602,"message":"Resource not found"}}`},
 		{"ping", `{"jsonrpc":"2.0","id":8,"method":"ping"}`, http.StatusOK, `{"jsonrpc":"2.0","id":8,"result":{}}`},
+		// Refused by the SDK before any middleware, and answered by the
+		// table as on stdio (TestTransportErrorCodes).
+		{"params the SDK cannot decode", `{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"file:///CLIENT-TEXT","_meta":5}}`, http.StatusOK,
+			`{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"handling 'resources/read': invalid params: the params do not decode into *mcp.ReadResourceParams"}}`},
+		{"an unknown tool with a long name", `{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"` + strings.Repeat("t", 5000) + `","arguments":{}}}`, http.StatusOK,
+			`{"jsonrpc":"2.0","id":10,"error":{"code":-32602,"message":"unknown tool \"` + strings.Repeat("t", maxErrorMessage-len(`unknown tool "`)) + `…"}}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,257 @@
 package main
 
-import "strconv"
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// The JSON scanner the message rules read a message with: scanJSON reads any
+// text, scanValidJSON is its one-pass fast path for valid JSON.
+
+// span is where a top-level value lies in the message.
+type span struct{ start, end int64 }
+
+// jsonScan is what scanJSON learnt about a JSON text.
+type jsonScan struct {
+	syntaxErr error  // not one JSON text
+	limit     string // the first limit the text breaks: a repeated key or deep nesting
+	kind      byte   // '{', '[' or 0 for a scalar
+
+	fields map[string]span // the top-level object's values, by key
+
+	hasID bool            // the top-level object has an "id" key
+	id    json.RawMessage // its value, when it is a usable id (string or integer)
+	idBad bool            // the "id" value is not usable, or "id" is repeated
+}
+
+// field returns the raw value of the top-level key.
+func (sc *jsonScan) field(data []byte, key string) (json.RawMessage, bool) {
+	s, ok := sc.fields[key]
+	if !ok {
+		return nil, false
+	}
+	// The span starts after the key: skip the colon and white space.
+	v := bytes.TrimLeft(data[s.start:s.end], " \t\r\n")
+	v = bytes.TrimLeft(bytes.TrimPrefix(v, []byte(":")), " \t\r\n")
+	return json.RawMessage(v), true
+}
+
+// isResponse reports whether the object looks like a response.
+func (sc *jsonScan) isResponse() bool {
+	_, method := sc.fields["method"]
+	_, result := sc.fields["result"]
+	_, failure := sc.fields["error"]
+	return !method && (result || failure)
+}
+
+// usableID returns the id to answer under, or nil for null.
+func (sc *jsonScan) usableID() json.RawMessage {
+	if sc.idBad {
+		return nil
+	}
+	return sc.id
+}
+
+// jsonrpcID converts a usable id, as the SDK would.
+func (sc *jsonScan) jsonrpcID() jsonrpc.ID {
+	var v any // a string, or a float64 holding an integer within ±2^53 exactly
+	if err := json.Unmarshal(sc.id, &v); err != nil {
+		return jsonrpc.ID{}
+	}
+	id, _ := jsonrpc.MakeID(v)
+	return id
+}
+
+// scanJSON walks one JSON text token by token, once. It records a syntax
+// error or trailing data, the first key repeated in the message object or
+// its "params" object, nesting deeper than maxJSONDepth, where each
+// top-level value lies, and the top-level "id". It reads on past a limit,
+// so that an id after it is still found and a text that is not JSON further
+// on is still a syntax error. Nesting deeper than Go's own parser allows is
+// measured, not refused as bad syntax.
+//
+// An id is kept only once the token after it has been read: a number cut
+// short, or followed by a fault, could be another id. With partial set,
+// data is a prefix of a longer text: scanning stops quietly where the
+// prefix ends.
+func scanJSON(data []byte, partial bool) jsonScan {
+	sc := jsonScan{fields: make(map[string]span)}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	type frame struct {
+		object  bool
+		wantKey bool
+		keys    map[string]struct{} // nil when keys are not checked
+	}
+	var (
+		stack     []frame // down to maxJSONDepth; deeper levels are only counted
+		deeper    int     // levels open beyond the stack
+		topKey    string  // the key whose value is being read, at depth 1
+		topStart  int64   // where that value starts
+		pendingID json.RawMessage
+		pendingOK bool
+	)
+	setLimit := func(msg string) {
+		if sc.limit == "" {
+			sc.limit = msg
+		}
+	}
+	commitID := func() {
+		if pendingOK {
+			sc.id, pendingOK = pendingID, false
+		}
+	}
+	// valueDone marks the end of a value in the enclosing container.
+	valueDone := func() {
+		n := len(stack)
+		if n == 0 || deeper > 0 {
+			return
+		}
+		if stack[n-1].object {
+			stack[n-1].wantKey = true
+		}
+		if n == 1 && stack[0].object {
+			if _, seen := sc.fields[topKey]; !seen {
+				sc.fields[topKey] = span{topStart, dec.InputOffset()}
+			}
+		}
+	}
+	for started := false; ; started = true {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			switch {
+			case partial:
+			case !started:
+				sc.syntaxErr = errors.New("empty")
+			case len(stack) > 0:
+				sc.syntaxErr = io.ErrUnexpectedEOF
+			default:
+				commitID()
+			}
+			return sc
+		}
+		if err != nil {
+			if !partial {
+				sc.syntaxErr = err
+			}
+			return sc
+		}
+		commitID()
+		if started && len(stack) == 0 {
+			sc.syntaxErr = errors.New("trailing data")
+			return sc
+		}
+		if deeper > 0 {
+			switch tok {
+			case json.Delim('{'), json.Delim('['):
+				deeper++
+			case json.Delim('}'), json.Delim(']'):
+				deeper--
+				valueDone()
+			}
+			continue
+		}
+		if n := len(stack); n > 0 && stack[n-1].object && stack[n-1].wantKey {
+			if d, ok := tok.(json.Delim); ok && d == '}' {
+				stack = stack[:n-1]
+				valueDone()
+				continue
+			}
+			key, ok := tok.(string)
+			if !ok {
+				sc.syntaxErr = errors.New("object key is not a string")
+				return sc
+			}
+			if keys := stack[n-1].keys; keys != nil {
+				if _, dup := keys[key]; dup {
+					if n == 1 && key == "id" {
+						sc.idBad = true // which one would be answered?
+					}
+					setLimit("key " + strconv.Quote(shorten(key, maxQuotedKey)) + " appears more than once in one object")
+				}
+				keys[key] = struct{}{}
+			}
+			stack[n-1].wantKey = false
+			if n == 1 {
+				topKey, topStart = key, dec.InputOffset()
+			}
+			continue
+		}
+		isID := len(stack) == 1 && stack[0].object && topKey == "id"
+		switch v := tok.(type) {
+		case json.Delim:
+			switch v {
+			case '{', '[':
+				if len(stack) == 0 {
+					sc.kind = byte(v)
+				}
+				if isID {
+					sc.hasID, sc.idBad = true, true
+				}
+				if len(stack) >= maxJSONDepth {
+					setLimit(fmt.Sprintf("objects and arrays nest deeper than %d levels", maxJSONDepth))
+					deeper = 1
+					continue
+				}
+				f := frame{object: v == '{', wantKey: v == '{'}
+				if f.object && (len(stack) == 0 || len(stack) == 1 && topKey == "params") {
+					f.keys = make(map[string]struct{})
+				}
+				stack = append(stack, f)
+			case '}', ']':
+				stack = stack[:len(stack)-1]
+				valueDone()
+			}
+			continue
+		case string:
+			if isID {
+				sc.hasID = true
+				pendingID, _ = json.Marshal(v)
+				pendingOK = true
+			}
+		case json.Number:
+			if isID {
+				sc.hasID = true
+				if i, err := strconv.ParseInt(string(v), 10, 64); err == nil && -(1<<53) <= i && i <= 1<<53 {
+					pendingID, pendingOK = json.RawMessage(strconv.FormatInt(i, 10)), true
+				} else {
+					sc.idBad = true
+				}
+			}
+		default: // bool or null
+			if isID {
+				sc.hasID, sc.idBad = true, true
+			}
+		}
+		valueDone()
+	}
+}
+
+// scanID returns the top-level "id" of a message that may be cut short, if
+// it can be read and is usable, or nil.
+func scanID(prefix []byte) json.RawMessage {
+	if !utf8.Valid(prefix) {
+		// The cut may have split a rune; drop up to three trailing bytes.
+		for i := 0; i < utf8.UTFMax-1 && len(prefix) > 0 && !utf8.Valid(prefix); i++ {
+			prefix = prefix[:len(prefix)-1]
+		}
+		if !utf8.Valid(prefix) {
+			return nil
+		}
+	}
+	sc := scanJSON(prefix, true)
+	if sc.kind != '{' {
+		return nil
+	}
+	return sc.usableID()
+}
 
 // scanValidJSON is scanJSON for a text json.Valid accepts, made in one pass
 // over its bytes. scanJSON's token decoder allocates for every token, and

@@ -2,25 +2,94 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/boundary"
 )
 
-// replyErrors is the outermost receiving middleware: it turns every error
-// a request ends with into the JSON-RPC error sent back (see replyError),
-// for stdio and HTTP alike.
-func replyErrors(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		if err != nil {
-			return nil, replyError(method, err)
-		}
-		return res, nil
+// Every request that does not succeed is answered by the first rule of one
+// table, on stdio and HTTP alike: the handlers and the limiter answer
+// through [answer], the outermost middleware ([replyErrors]) through it
+// for whatever else a request ends with, and the stdio transport through
+// [wireError] for what the SDK refuses before any middleware runs.
+//
+//	cause                                      answer
+//	the tool's arguments or query are refused  isError result: the reason
+//	the search failed                          isError result: "search failed: " and why
+//	the server is busy                         isError result for tools/call, else -32000
+//	an error that has a code                   that code and its message
+//	a note URI that is not a note's            -32602: the reason
+//	no such note                               -32602 "Resource not found"
+//	the file system did not answer in time     -32603 "note not read in time ..."
+//	any other refusal of a note                -32602 "note refused: " and the reason
+//	the request was cancelled                  -32603 "the request was cancelled"
+//	it passed its deadline                     -32603 "the request did not finish within its deadline"
+//	refused by the SDK's session checks        -32600 "Invalid Request: " and why
+//	a second initialize                        -32600 "Invalid Request: " and why
+//	anything else                              -32603: the error's message
+//
+// An isError result lets the model read why and try again; a JSON-RPC
+// error is for the client. No answer repeats what the client sent beyond
+// a clipped name: every message is clipped to maxErrorMessage bytes, the
+// SDK's quote of params it could not decode is replaced by their type, and
+// error data is dropped (the SDK's "Resource not found" puts the client's
+// URI there), except the list of supported versions that comes with
+// -32022, unsupported protocol version.
+func answer(method string, err error) (mcp.Result, error) {
+	var tool *toolRefusal
+	if errors.As(err, &tool) || errors.Is(err, errBusy) && method == "tools/call" {
+		return &mcp.CallToolResult{
+			IsError: true,
+			Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}},
+		}, nil
 	}
+	return nil, errorFor(method, err)
 }
+
+// toolAnswer is answer for the search_notes handler.
+func toolAnswer(err error) (*mcp.CallToolResult, error) {
+	res, err := answer("tools/call", err)
+	if err != nil {
+		return nil, err
+	}
+	return res.(*mcp.CallToolResult), nil
+}
+
+// Causes named by the table.
+var (
+	// errBusy: no turn came for a call that reads notes.
+	errBusy = errors.New("the server is busy")
+	// errBadArguments is wrapped by every refusal of the arguments object.
+	errBadArguments = errors.New("invalid arguments")
+	// errSearchFailed wraps why a valid query could not be searched.
+	errSearchFailed = errors.New("search failed")
+	// errBadNoteURI is wrapped by every refusal of a URI before it reaches
+	// the boundary. Its messages never repeat the URI, which may hold a
+	// path outside the notes folder.
+	errBadNoteURI = errors.New("invalid note URI")
+	// errSessionRefused marks what the SDK refused before any handler ran.
+	errSessionRefused = errors.New("refused by the session")
+)
+
+// A toolRefusal is a cause the model can act on: the tool's arguments or
+// query were refused, or the search failed.
+type toolRefusal struct{ err error }
+
+func (r *toolRefusal) Error() string { return r.err.Error() }
+func (r *toolRefusal) Unwrap() error { return r.err }
+
+// refuseTool marks err as a toolRefusal.
+func refuseTool(err error) error { return &toolRefusal{err} }
+
+// codeServerBusy is the JSON-RPC error code for a busy answer to a call
+// other than tools/call (the implementation-defined server error range).
+const codeServerBusy = -32000
 
 // maxErrorMessage bounds the message of an error reply. The SDK quotes
 // what the client sent in some (an unknown method or tool name, params it
@@ -28,62 +97,101 @@ func replyErrors(next mcp.MethodHandler) mcp.MethodHandler {
 // request.
 const maxErrorMessage = 300
 
-// replyError returns the JSON-RPC error that answers a request to method
-// that failed with err. The SDK sends a plain Go error with code 0, which
-// JSON-RPC does not define; it is given a standard code:
-//
-//   - a second initialize: -32600 Invalid Request;
-//   - a cancelled call, or one past its deadline: -32603 Internal error
-//     (over stdio a call the client cancelled is not answered at all);
-//   - anything else, such as resources/list on a folder that cannot be
-//     read: -32603 Internal error, with the error's message.
-//
-// An error that has a code keeps it and its message. Its data is dropped:
-// the SDK's "Resource not found" puts the client's URI there, and a
-// refusal never repeats what the client sent. The message is clipped to
-// maxErrorMessage bytes.
-func replyError(method string, err error) *jsonrpc.Error {
-	var we *jsonrpc.Error
-	switch {
-	case errors.As(err, &we) && we.Code != 0:
-		// The outer message, as the SDK would send it.
-		return &jsonrpc.Error{Code: we.Code, Message: clip(err.Error(), maxErrorMessage)}
-	case method == "initialize":
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: clip("Invalid Request: "+err.Error(), maxErrorMessage)}
-	case errors.Is(err, context.Canceled):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request was cancelled"}
-	case errors.Is(err, context.DeadlineExceeded):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request did not finish within its deadline"}
+// errorFor returns the JSON-RPC error the table gives err.
+func errorFor(method string, err error) *jsonrpc.Error {
+	reply := func(code int64, msg string) *jsonrpc.Error {
+		return &jsonrpc.Error{Code: code, Message: shorten(msg, maxErrorMessage)}
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: clip(err.Error(), maxErrorMessage)}
-}
-
-// sessionRefusal is what the stdio transport sends for an error reply. Some
-// are made by the SDK before any middleware sees the request: its session
-// checks, such as a call before initialize, send a plain error (code 0);
-// those refuse the request as it stands, so the code is -32600 Invalid
-// Request (a request cancelled before it started is -32603, as in
-// replyError). Others, such as an unknown method, have a code and may
-// quote the request: params it could not decode are named by type only,
-// not quoted. Every message is clipped to maxErrorMessage bytes;
-// a code and data are kept (the data of -32022, unsupported protocol
-// version, lists the versions the server supports).
-func sessionRefusal(err error) *jsonrpc.Error {
-	var we *jsonrpc.Error
+	var (
+		we *jsonrpc.Error
+		be *boundary.Error
+	)
 	switch {
+	case errors.Is(err, errBusy):
+		return reply(codeServerBusy, err.Error())
 	case errors.As(err, &we) && we.Code != 0:
-		msg := err.Error()
+		msg := err.Error() // the outer message, as the SDK would send it
 		if we.Code == jsonrpc.CodeInvalidParams {
 			msg = paramsQuoteRE.ReplaceAllString(msg, "the params do not decode into $1")
 		}
-		return &jsonrpc.Error{Code: we.Code, Message: clip(msg, maxErrorMessage), Data: we.Data}
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return replyError("", err)
+		r := reply(we.Code, msg)
+		if we.Code == mcp.CodeUnsupportedProtocolVersion {
+			r.Data = json.RawMessage(we.Data)
+		}
+		return r
+	case errors.Is(err, errBadNoteURI):
+		return reply(jsonrpc.CodeInvalidParams, err.Error())
+	case errors.As(err, &be):
+		// be.Error() would quote the name, which for an invalid name is
+		// whatever the client sent; the reason alone is enough.
+		switch {
+		case errors.Is(be.Reason, boundary.ErrNotFound):
+			return reply(jsonrpc.CodeInvalidParams, "Resource not found")
+		case errors.Is(be.Reason, boundary.ErrNotInTime):
+			// Not the client's fault: the notes folder did not answer.
+			return reply(jsonrpc.CodeInternalError, "note "+be.Reason.Error())
+		}
+		return reply(jsonrpc.CodeInvalidParams, "note refused: "+be.Reason.Error())
+	case errors.Is(err, context.Canceled):
+		return reply(jsonrpc.CodeInternalError, "the request was cancelled")
+	case errors.Is(err, context.DeadlineExceeded):
+		return reply(jsonrpc.CodeInternalError, "the request did not finish within its deadline")
+	case errors.Is(err, errSessionRefused), method == "initialize":
+		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 	}
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: clip("Invalid Request: "+err.Error(), maxErrorMessage)}
+	return reply(jsonrpc.CodeInternalError, err.Error())
 }
 
 // paramsQuoteRE matches the SDK's report of params it could not decode,
 // which quotes the params whole (a resource URI included) and then the
 // decoder's error, which quotes part of them again.
 var paramsQuoteRE = regexp.MustCompile(`unmarshaling "(?:[^"\\]|\\.)*" into an? (\S+): .*$`)
+
+// replyErrors is the outermost receiving middleware: every error a request
+// ends with is answered by the table (see answer).
+func replyErrors(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return answer(method, err)
+		}
+		return res, nil
+	}
+}
+
+// wireError answers an error reply the transport is about to send. Those
+// that passed through replyErrors already have a code and keep it; the
+// SDK's session checks, such as a call before initialize, send a plain
+// error (code 0) before any middleware sees the request, and are refused
+// as they stand.
+func wireError(err error) *jsonrpc.Error {
+	if we := (*jsonrpc.Error)(nil); !errors.As(err, &we) || we.Code == 0 {
+		err = &sessionRefusal{err}
+	}
+	return errorFor("", err)
+}
+
+// A sessionRefusal is an error the SDK sent with code 0 before any
+// handler ran.
+type sessionRefusal struct{ err error }
+
+func (r *sessionRefusal) Error() string { return r.err.Error() }
+func (r *sessionRefusal) Unwrap() []error {
+	return []error{errSessionRefused, r.err}
+}
+
+// shorten shortens s to at most n bytes on a UTF-8 boundary, marking the
+// cut, so that client-supplied text quoted in a reply or a log line stays
+// short.
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
+}
+
+// maxQuotedKey bounds a JSON key quoted back in an error message.
+const maxQuotedKey = 40

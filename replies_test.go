@@ -12,9 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestReplyError: every error a request ends with gets a standard code,
+// TestErrorFor: every error a request ends with gets a standard code,
 // keeps its message within maxErrorMessage bytes, and loses its data.
-func TestReplyError(t *testing.T) {
+func TestErrorFor(t *testing.T) {
 	long := strings.Repeat("x", 2*maxErrorMessage)
 	tests := []struct {
 		name   string
@@ -40,15 +40,15 @@ func TestReplyError(t *testing.T) {
 			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: long[:maxErrorMessage] + "…"}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, replyError(tt.method, tt.err)); diff != "" {
+		if diff := cmp.Diff(tt.want, errorFor(tt.method, tt.err)); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tt.name, diff)
 		}
 	}
 }
 
-// TestSessionRefusal: the errors the SDK sends before any middleware get
+// TestWireError: the errors the SDK sends before any middleware get
 // a code when they have none, a bounded message, and keep their data.
-func TestSessionRefusal(t *testing.T) {
+func TestWireError(t *testing.T) {
 	long := strings.Repeat("m", 2*maxErrorMessage)
 	tests := []struct {
 		name string
@@ -59,14 +59,14 @@ func TestSessionRefusal(t *testing.T) {
 			&jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: `Invalid Request: method "tools/list" is invalid during session initialization`}},
 		{"cancelled", context.Canceled, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "the request was cancelled"}},
 		{"unknown method", fmt.Errorf("%w: %q", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "method not found"}, long),
-			&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: clip(`method not found: "`+long+`"`, maxErrorMessage)}},
+			&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: shorten(`method not found: "`+long+`"`, maxErrorMessage)}},
 		{"params not decoded", fmt.Errorf("handling '%s': %w", "resources/read", fmt.Errorf("%w: unmarshaling %q into a %T: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"}, `{"uri":"file:///CLIENT-URI \" into a x: y","_meta":5}`, &mcp.ReadResourceParams{}, errors.New(`json: cannot unmarshal "5}" into _meta`))),
 			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "handling 'resources/read': invalid params: the params do not decode into *mcp.ReadResourceParams"}},
 		{"data kept", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"]}`)},
 			&jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"]}`)}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, sessionRefusal(tt.err)); diff != "" {
+		if diff := cmp.Diff(tt.want, wireError(tt.err)); diff != "" {
 			t.Errorf("%s: (-want +got):\n%s", tt.name, diff)
 		}
 	}

@@ -27,11 +27,6 @@ const (
 // resourcePageSize is how many notes one resources/list page holds.
 const resourcePageSize = 1000
 
-// errBadNoteURI is wrapped by every refusal of a URI before it reaches the
-// boundary. Its messages never repeat the URI, which may hold a path
-// outside the notes folder.
-var errBadNoteURI = errors.New("invalid note URI")
-
 func notesTemplate() *mcp.ResourceTemplate {
 	return &mcp.ResourceTemplate{
 		Name:        "note",
@@ -87,11 +82,16 @@ func noteName(uri string) (string, error) {
 func (ns *notesServer) readNote(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	name, err := noteName(req.Params.URI)
 	if err != nil {
-		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: err.Error()}
+		return nil, errorFor("resources/read", err)
 	}
 	data, err := ns.root.ReadNote(ctx, name)
+	if be := (*boundary.Error)(nil); errors.As(err, &be) && !errors.Is(err, context.Canceled) {
+		// Answered here, so that the log gives the reason the client is
+		// sent rather than the name it asked for.
+		return nil, errorFor("resources/read", err)
+	}
 	if err != nil {
-		return nil, readRefusal(err)
+		return nil, err // cancellation; the SDK reports it
 	}
 	return &mcp.ReadResourceResult{
 		Cacheable: mcp.Cacheable{CacheScope: "private"}, // as for the list
@@ -101,24 +101,6 @@ func (ns *notesServer) readNote(ctx context.Context, req *mcp.ReadResourceReques
 			Text:     string(data),
 		}},
 	}, nil
-}
-
-// readRefusal turns a boundary refusal into a JSON-RPC error.
-func readRefusal(err error) error {
-	var be *boundary.Error
-	if !errors.As(err, &be) || errors.Is(err, context.Canceled) {
-		return err // cancellation; the SDK reports it
-	}
-	switch {
-	case errors.Is(be.Reason, boundary.ErrNotInTime):
-		// Not the client's fault: the notes folder did not answer.
-		return &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "note " + be.Reason.Error()}
-	case errors.Is(be.Reason, boundary.ErrNotFound):
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Resource not found"}
-	}
-	// be.Error() would quote the name, which for an invalid name is
-	// whatever the client sent; the reason alone is enough.
-	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "note refused: " + be.Reason.Error()}
 }
 
 func noteMIMEType(name string) string {

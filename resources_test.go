@@ -22,13 +22,6 @@ import (
 // stderr log goes to log (nil discards it).
 func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession {
 	t.Helper()
-	return tunedSession(t, dir, nil, log)
-}
-
-// tunedSession is notesSession for a server that sets GOMAXPROCS with
-// threads.
-func tunedSession(t *testing.T, dir string, threads *threadFit, log *slog.Logger) *mcp.ClientSession {
-	t.Helper()
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
@@ -39,7 +32,7 @@ func tunedSession(t *testing.T, dir string, threads *threadFit, log *slog.Logger
 	t.Cleanup(func() { root.Close() })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newServer(root, nil, threads, log).Connect(ctx, st, nil)
+	ss, err := newServer(root, nil, log).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -97,24 +97,24 @@ const outputSchema = `{
 }`
 
 // searchNotes is the search_notes tool handler. A bad argument is a tool
-// error (isError), not a protocol error, so the model can read why.
+// error (isError), not a protocol error, so the model can read why (see
+// answer).
 func (ns *notesServer) searchNotes(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	raw, err := decodeQuery(req.Params.Arguments)
 	if err != nil {
-		return toolError(err), nil
+		return toolAnswer(refuseTool(err))
 	}
 	q, err := search.ParseQuery(raw)
 	if err != nil {
-		return toolError(err), nil
+		return toolAnswer(refuseTool(err))
 	}
 	res, err := search.Run(ctx, ns.root, q, ns.sums)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
-		return toolError(fmt.Errorf("search failed: %w", err)), nil
+		return toolAnswer(refuseTool(fmt.Errorf("%w: %w", errSearchFailed, err)))
 	}
-	ns.threads.fit(res.Listed)
 	text, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
@@ -124,16 +124,6 @@ func (ns *notesServer) searchNotes(ctx context.Context, req *mcp.CallToolRequest
 		StructuredContent: res,
 	}, nil
 }
-
-func toolError(err error) *mcp.CallToolResult {
-	return &mcp.CallToolResult{
-		IsError: true,
-		Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}},
-	}
-}
-
-// errBadArguments is wrapped by every refusal of the arguments object.
-var errBadArguments = errors.New("invalid arguments")
 
 // decodeQuery reads the tool arguments strictly: a JSON object whose only
 // key is "query", given once, holding a string. The SDK would let a
@@ -159,7 +149,7 @@ func decodeQuery(args json.RawMessage) (string, error) {
 		key, _ := tok.(string)
 		switch {
 		case key != "query":
-			return "", fmt.Errorf("%w: unknown argument %q; the only argument is \"query\"", errBadArguments, clip(key, maxQuotedKey))
+			return "", fmt.Errorf("%w: unknown argument %q; the only argument is \"query\"", errBadArguments, shorten(key, maxQuotedKey))
 		case found:
 			return "", fmt.Errorf("%w: argument \"query\" is given more than once", errBadArguments)
 		}
@@ -203,4 +193,15 @@ func jsonKind(v json.RawMessage) string {
 		return "a number"
 	}
 	return "another type"
+}
+
+// resultText joins a result's text content into one string.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, " ")
 }

@@ -19,18 +19,16 @@ var instructions string
 
 // notesServer holds what the MCP handlers need. Each handler is a method.
 type notesServer struct {
-	root    *boundary.Root
-	sums    *search.Summaries // nil: every call reads every note
-	threads *threadFit        // nil: GOMAXPROCS is left alone
-	log     *slog.Logger
+	root *boundary.Root
+	sums *search.Summaries // nil: every call reads every note
+	log  *slog.Logger
 }
 
 // newServer returns an MCP server for root with its one tool and the notes
 // as resources. Searches keep summaries of the notes in sums, when not nil
-// (see search.Summaries), which must be closed before root, and set
-// GOMAXPROCS to fit the folder with threads, when not nil.
-func newServer(root *boundary.Root, sums *search.Summaries, threads *threadFit, log *slog.Logger) *mcp.Server {
-	ns := &notesServer{root: root, sums: sums, threads: threads, log: log}
+// (see search.Summaries), which must be closed before root.
+func newServer(root *boundary.Root, sums *search.Summaries, log *slog.Logger) *mcp.Server {
+	ns := &notesServer{root: root, sums: sums, log: log}
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "practice-notes",
 		Title:   "Practice notes",
@@ -44,10 +42,10 @@ func newServer(root *boundary.Root, sums *search.Summaries, threads *threadFit, 
 	})
 	s.AddTool(searchNotesTool(), ns.searchNotes)
 	s.AddResourceTemplate(notesTemplate(), ns.readNote)
-	// Outermost first: every error is answered with a JSON-RPC code and no
-	// echoed data (replies.go); a panic anywhere below is answered
-	// (recover.go); every call is logged, including one refused as busy;
-	// work that reads notes is bounded.
+	// Outermost first: every error is answered by the one table of
+	// replies.go; a panic anywhere below is answered; every call is
+	// logged, including one refused as busy; work that reads notes is
+	// bounded (middleware.go). resources/list is answered from the folder.
 	s.AddReceivingMiddleware(
 		replyErrors,
 		recoverPanics(log),

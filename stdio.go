@@ -32,7 +32,7 @@ import (
 //
 // On the way out it keeps two rules the SDK does not: a request the client
 // cancelled is not answered (MCP), and no error reply carries code 0
-// (JSON-RPC; see [sessionRefusal] and [replyErrors]).
+// (JSON-RPC; see [answer]).
 //
 // Every message written, from the SDK or from the transport itself, is
 // written whole, under one lock, with one Write call.
@@ -262,7 +262,7 @@ func (c *lineConn) drain(ctx context.Context) {
 
 // Write writes msg as one line, except an answer to a request the client
 // has cancelled, which is dropped. An error reply without a code is given
-// one (see [sessionRefusal]). Once the client has stopped reading, Write
+// one (see [wireError]). Once the client has stopped reading, Write
 // writes nothing and returns nil: the session then ends through Read.
 func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
@@ -279,7 +279,7 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 			return nil
 		}
 		if resp.Error != nil {
-			msg = &jsonrpc.Response{ID: resp.ID, Error: sessionRefusal(resp.Error)}
+			msg = &jsonrpc.Response{ID: resp.ID, Error: wireError(resp.Error)}
 		}
 	}
 	data, err := jsonrpc.EncodeMessage(msg)

@@ -2,10 +2,44 @@ package main
 
 import (
 	"fmt"
+	"io"
+	"os"
 	"strconv"
 	"strings"
 	"unicode"
+
+	"golang.org/x/term"
+
+	"practice-notes/search"
 )
+
+// isTerminal reports whether f is a terminal. A character device is not
+// necessarily one (NUL on Windows, /dev/null everywhere), so the terminal
+// itself is asked: term.IsTerminal makes the terminal ioctl on unix and
+// calls GetConsoleMode on Windows.
+func isTerminal(f *os.File) bool {
+	// Control reaches the descriptor without Fd's switch to blocking mode.
+	conn, err := f.SyscallConn()
+	if err != nil {
+		return false
+	}
+	var tty bool
+	if err := conn.Control(func(fd uintptr) { tty = term.IsTerminal(int(fd)) }); err != nil {
+		return false
+	}
+	return tty
+}
+
+// waitingHint is the line serve prints when a person rather than a client
+// started it, at a terminal on the system goos: end of input stops the
+// server, and a Windows console ends input with Ctrl-Z then Enter.
+func waitingHint(goos string) string {
+	key := "Ctrl-D"
+	if goos == "windows" {
+		key = "Ctrl-Z then Enter"
+	}
+	return "practice-notes: waiting for an MCP client on stdin (press " + key + " to stop); to try a search, run: practice-notes search sign-in"
+}
 
 // Text from notes and file names reaches the terminal through the CLI. A
 // control character in it could move the cursor, clear the screen, set the
@@ -74,4 +108,28 @@ func visibleJSON(b []byte) []byte {
 		out.WriteRune(r)
 	}
 	return []byte(out.String())
+}
+
+// printResult prints passages for a person: a header line per passage,
+// then the passage indented, exactly as it is in the file except that
+// control characters are shown as escapes (see visible).
+func printResult(w io.Writer, r *search.Result) {
+	for _, m := range r.Matches {
+		header := fmt.Sprintf("%s:%d", visible(m.File), m.Line)
+		if m.NoteID != "" {
+			header += " (" + visible(m.NoteID) + ")"
+		}
+		if m.Clipped {
+			header += " [clipped]"
+		}
+		fmt.Fprintln(w, header)
+		for _, line := range strings.Split(m.Passage, "\n") {
+			fmt.Fprintf(w, "    %s\n", visiblePassage(strings.TrimSuffix(line, "\r")))
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w, visible(r.Message))
+	for _, s := range r.Skipped {
+		fmt.Fprintf(w, "  not searched: %s (%s)\n", visible(s.File), visible(s.Reason))
+	}
 }
