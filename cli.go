@@ -25,6 +25,12 @@ import (
 	"practice-notes/search"
 )
 
+// errUsage marks a command-line mistake; the usage has been printed.
+var errUsage = errors.New("usage")
+
+// errReported marks a failure whose explanation is already on stderr.
+var errReported = errors.New("reported")
+
 // usageLines holds each command's one-line usage, printed when its flags
 // are wrong.
 var usageLines = map[string]string{

@@ -37,12 +37,6 @@ Usage:
 The notes folder is -root, else $PRACTICE_NOTES_ROOT, else ./practice-data.
 `
 
-// errUsage marks a command-line mistake; the usage has been printed.
-var errUsage = errors.New("usage")
-
-// errReported marks a failure whose explanation is already on stderr.
-var errReported = errors.New("reported")
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
