@@ -15,6 +15,10 @@ import (
 // The JSON scanner the message rules read a message with: scanJSON reads any
 // text, scanValidJSON is its one-pass fast path for valid JSON.
 
+// maxJSONDepth is how deeply objects and arrays may nest in one message.
+// MCP messages nest a handful of levels.
+const maxJSONDepth = 64
+
 // span is where a top-level value lies in the message.
 type span struct{ start, end int64 }
 

@@ -13,9 +13,6 @@ const (
 	// maxLineBytes is the longest message accepted, in bytes: on stdio, one
 	// line without its line break.
 	maxLineBytes = 1 << 20
-	// maxJSONDepth is how deeply objects and arrays may nest in one message.
-	// MCP messages nest a handful of levels.
-	maxJSONDepth = 64
 	// idScanBytes is how much of an over-long message is searched for its
 	// "id", so that the error reply can name the request it refuses.
 	idScanBytes = 64 << 10

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"regexp"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -50,6 +51,17 @@ func answer(method string, err error) (mcp.Result, error) {
 		}, nil
 	}
 	return nil, errorFor(method, err)
+}
+
+// resultText joins a result's text content into one string.
+func resultText(res *mcp.CallToolResult) string {
+	var parts []string
+	for _, c := range res.Content {
+		if t, ok := c.(*mcp.TextContent); ok {
+			parts = append(parts, t.Text)
+		}
+	}
+	return strings.Join(parts, " ")
 }
 
 // toolAnswer is answer for the search_notes handler.

@@ -194,14 +194,3 @@ func jsonKind(v json.RawMessage) string {
 	}
 	return "another type"
 }
-
-// resultText joins a result's text content into one string.
-func resultText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		if t, ok := c.(*mcp.TextContent); ok {
-			parts = append(parts, t.Text)
-		}
-	}
-	return strings.Join(parts, " ")
-}
