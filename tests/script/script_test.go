@@ -1,7 +1,10 @@
-// Package script holds the tests that run the built practice-notes binary,
-// as cmd/go does: each end-to-end test is a script in testdata/*.txtar,
-// run by github.com/rogpeppe/go-internal/testscript, with the binary on its
-// PATH as practice-notes.
+// Package script holds the tests that run the built practice-notes binary
+// or police the repository. Each end-to-end test is a script in
+// testdata/*.txtar, as in cmd/go, run by
+// github.com/rogpeppe/go-internal/testscript with the binary on its PATH
+// as practice-notes; the checks of the repository as a whole (no write
+// calls in the product code, SECURITY.md names real tests) are Go tests
+// beside them.
 //
 // Run one script with
 //
