@@ -33,7 +33,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 )
 
-var update = flag.Bool("update", false, "rewrite the files that the scripts' cmp commands compare with, with what the commands print now")
+var update = flag.Bool("update", false, "rewrite the real-output blocks of README.md and docs/*.md (TestDocs), and the archive files that the scripts' cmp commands compare with (TestScripts), with what the commands print now")
 
 // repo is the repository's root, relative to this package.
 const repo = "../.."
