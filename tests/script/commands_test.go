@@ -26,8 +26,57 @@ import (
 
 // commands are the scripts' own commands, beside testscript's.
 var commands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"json":   cmdJSON,
 	"status": cmdStatus,
 	"wire":   cmdWire,
+	"write":  cmdWrite,
+}
+
+// cmdJSON is
+//
+//	[!] json FILE
+//
+// which checks that FILE (or stdout, or stderr) holds one JSON object.
+func cmdJSON(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: json file")
+	}
+	var v map[string]any
+	err := json.Unmarshal([]byte(ts.ReadFile(args[0])), &v)
+	switch {
+	case err != nil && !neg:
+		ts.Fatalf("%s is not one JSON object: %v", args[0], err)
+	case err == nil && neg:
+		ts.Fatalf("%s is one JSON object", args[0])
+	}
+}
+
+// cmdWrite is
+//
+//	write FILE TEXT
+//
+// which writes TEXT to FILE, making its folder. TEXT is a Go string
+// literal, "..." with its escapes, and so is FILE when it starts with a
+// double quote: for bytes, such as terminal control sequences, that a
+// txtar archive should not hold.
+func cmdWrite(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: write file text")
+	}
+	name := args[0]
+	if strings.HasPrefix(name, `"`) {
+		var err error
+		if name, err = strconv.Unquote(name); err != nil {
+			ts.Fatalf("file name %s: %v", args[0], err)
+		}
+	}
+	text, err := strconv.Unquote(args[1])
+	if err != nil {
+		ts.Fatalf("text %s: %v", args[1], err)
+	}
+	path := ts.MkAbs(name)
+	ts.Check(os.MkdirAll(filepath.Dir(path), 0o755))
+	ts.Check(os.WriteFile(path, []byte(text), 0o644))
 }
 
 // cmdStatus is

@@ -14,7 +14,9 @@
 // the layout of a learner's clone, and the files of its archive. Besides
 // testscript's own commands (see "go doc testscript"), scripts have
 // wire, which drives a program over stdin and stdout the way an MCP client
-// does, and status, which checks an exact exit status; see commands_test.go.
+// does, status, which checks an exact exit status, json, which checks that
+// a file holds one JSON object, and write, which writes bytes given as a
+// Go string literal; see commands_test.go. $ESC is the escape character.
 // Environment: $PRACTICE_NOTES is the binary's absolute path and $REPO the
 // repository's root.
 package script
@@ -108,6 +110,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("PATH", filepath.Dir(bin)+string(os.PathListSeparator)+env.Getenv("PATH"))
 			env.Setenv("PRACTICE_NOTES", bin)
 			env.Setenv("REPO", root)
+			env.Setenv("ESC", "\x1b")
 			for i, name := range goEnv {
 				env.Setenv(name, goValues[i])
 			}
