@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -28,8 +30,49 @@ import (
 var commands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	"json":   cmdJSON,
 	"status": cmdStatus,
+	"tree":   cmdTree,
 	"wire":   cmdWire,
 	"write":  cmdWrite,
+}
+
+// cmdTree is
+//
+//	tree DIR
+//
+// which prints one line for every entry under DIR: its path from DIR,
+// type and permissions, size, modification time and, for a regular file,
+// the SHA-256 of its content. Two listings compared with cmp show that
+// nothing under DIR changed.
+func cmdTree(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 1 {
+		ts.Fatalf("usage: tree dir")
+	}
+	dir := ts.MkAbs(args[0])
+	out := ts.Stdout()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "%s %v %d %v", filepath.ToSlash(rel), info.Mode(), info.Size(), info.ModTime().UnixNano())
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, " %x", sha256.Sum256(data))
+		}
+		fmt.Fprintln(out)
+		return nil
+	})
+	ts.Check(err)
 }
 
 // cmdJSON is

@@ -15,8 +15,9 @@
 // testscript's own commands (see "go doc testscript"), scripts have
 // wire, which drives a program over stdin and stdout the way an MCP client
 // does, status, which checks an exact exit status, json, which checks that
-// a file holds one JSON object, and write, which writes bytes given as a
-// Go string literal; see commands_test.go. $ESC is the escape character.
+// a file holds one JSON object, tree, which lists a folder to show it
+// unchanged, and write, which writes bytes given as a Go string literal;
+// see commands_test.go. $ESC is the escape character.
 // Environment: $PRACTICE_NOTES is the binary's absolute path and $REPO the
 // repository's root.
 package script
