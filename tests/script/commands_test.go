@@ -218,7 +218,7 @@ func cmdWire(ts *testscript.TestScript, neg bool, args []string) {
 	if !*noenv {
 		cmd.Env = scriptEnv(ts)
 	}
-	w := &wireRun{ts: ts, cmd: cmd, lines: make(chan []byte, 4096), eof: make(chan struct{}), exited: make(chan struct{})}
+	w := &wireRun{ts: ts, cmd: cmd, more: make(chan struct{}, 1), eof: make(chan struct{}), exited: make(chan struct{})}
 	var err error
 	if w.stdin, err = cmd.StdinPipe(); err != nil {
 		ts.Fatalf("%v", err)
@@ -306,14 +306,15 @@ type wireRun struct {
 	stderr       lockedBuffer
 	where        string // the step being played, for messages
 
-	lines   chan []byte   // stdout lines not yet taken by recv
+	more    chan struct{} // signalled when a stdout line arrives
 	eof     chan struct{} // closed when stdout has been read to its end
 	exited  chan struct{} // closed when the program has exited
 	exitErr error         // Wait's result, once exited is closed
 
-	mu  sync.Mutex
-	all [][]byte // every stdout line, in order
-	bad string   // the first stdout line that is not one JSON-RPC message, described
+	mu    sync.Mutex
+	all   [][]byte // every stdout line, in order
+	taken int      // how many of them recv has taken
+	bad   string   // the first stdout line that is not one JSON-RPC message, described
 
 	out, errOut io.Writer // the command's stdout and stderr
 	flushed     bool
@@ -331,10 +332,12 @@ func (w *wireRun) read() {
 				w.bad = problem
 			}
 			w.mu.Unlock()
-			w.lines <- line
+			select {
+			case w.more <- struct{}{}:
+			default:
+			}
 		}
 		if err != nil {
-			close(w.lines)
 			return
 		}
 	}
@@ -394,20 +397,37 @@ func (w *wireRun) send(line string) {
 }
 
 func (w *wireRun) recv(id string) {
-	select {
-	case line, ok := <-w.lines:
-		if !ok {
-			w.fail("stdout closed before the reply")
+	timeout := time.After(20 * time.Second)
+	for {
+		w.mu.Lock()
+		var line []byte
+		if w.taken < len(w.all) {
+			line = w.all[w.taken]
+			w.taken++
 		}
-		var msg struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
+		w.mu.Unlock()
+		if line != nil {
+			var msg struct {
+				JSONRPC string          `json:"jsonrpc"`
+				ID      json.RawMessage `json:"id"`
+			}
+			if err := json.Unmarshal(line, &msg); err != nil || msg.JSONRPC != "2.0" || string(msg.ID) != id {
+				w.fail("stdout carried %q; want the JSON-RPC reply to id %s", line, id)
+			}
+			return
 		}
-		if err := json.Unmarshal(line, &msg); err != nil || msg.JSONRPC != "2.0" || string(msg.ID) != id {
-			w.fail("stdout carried %q; want the JSON-RPC reply to id %s", line, id)
+		select {
+		case <-w.more:
+		case <-w.eof:
+			w.mu.Lock()
+			left := w.taken < len(w.all) // the last lines came with the end
+			w.mu.Unlock()
+			if !left {
+				w.fail("stdout closed before the reply")
+			}
+		case <-timeout:
+			w.fail("no reply within 20s")
 		}
-	case <-time.After(20 * time.Second):
-		w.fail("no reply within 20s")
 	}
 }
 
