@@ -2,9 +2,9 @@
 // or police the repository. Each end-to-end test is a script in
 // testdata/*.txtar, as in cmd/go, run by
 // github.com/rogpeppe/go-internal/testscript with the binary on its PATH
-// as practice-notes; the checks of the repository as a whole (no write
-// calls in the product code, SECURITY.md names real tests) are Go tests
-// beside them.
+// as practice-notes; the checks of the repository as a whole (the output
+// README.md and docs/*.md show is real, no write calls in the product
+// code, SECURITY.md names real tests) are Go tests beside them.
 //
 // Run one script with
 //
@@ -17,9 +17,9 @@
 // does, status, which checks an exact exit status, json, which checks that
 // a file holds one JSON object, tree, which lists a folder to show it
 // unchanged, and write, which writes bytes given as a Go string literal;
-// see commands_test.go. $ESC is the escape character.
-// Environment: $PRACTICE_NOTES is the binary's absolute path and $REPO the
-// repository's root.
+// see commands_test.go. In the environment, $PRACTICE_NOTES is the
+// binary's absolute path, $REPO the repository's root and $ESC the escape
+// character.
 package script
 
 import (
