@@ -3,17 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestConfigBlock(t *testing.T) {
@@ -133,94 +129,5 @@ func TestConfigCommandErrors(t *testing.T) {
 		if err == nil || !strings.Contains(stderr.String(), tt.wantErr) || stdout.Len() != 0 {
 			t.Errorf("config %v: err %v, stdout %q, stderr %q; want an error saying %q", tt.args, err, stdout.String(), stderr.String(), tt.wantErr)
 		}
-	}
-}
-
-// The block printed by the installed binary starts a working server when
-// a client runs it exactly as written, from an unrelated working directory
-// and with no environment.
-func TestConfigBlockRuns(t *testing.T) {
-	bin := binary(t)
-	cmd := exec.Command(bin, "config", "-client", "claude", "-root", "practice-data")
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("config: %v\n%s", err, stderr.String())
-	}
-	var cfg struct {
-		MCPServers map[string]struct {
-			Command string            `json:"command"`
-			Args    []string          `json:"args"`
-			Env     map[string]string `json:"env"`
-		} `json:"mcpServers"`
-	}
-	if err := json.Unmarshal(out, &cfg); err != nil {
-		t.Fatalf("config output is not JSON: %v\n%s", err, out)
-	}
-	entry, ok := cfg.MCPServers["practice-notes"]
-	if !ok || len(cfg.MCPServers) != 1 {
-		t.Fatalf("config output: %s", out)
-	}
-	absRoot, err := filepath.Abs("practice-data")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if entry.Command != bin || !filepath.IsAbs(entry.Command) || entry.Env != nil {
-		t.Errorf("command %q, env %v; want %q and no env", entry.Command, entry.Env, bin)
-	}
-	if diff := cmp.Diff([]string{"serve", "-root", absRoot}, entry.Args); diff != "" {
-		t.Errorf("args mismatch (-want +got):\n%s", diff)
-	}
-	if strings.Contains(stderr.String(), "go run") {
-		t.Errorf("an installed binary was taken for a go run build: %s", stderr.String())
-	}
-
-	server := exec.Command(entry.Command, entry.Args...)
-	server.Dir = t.TempDir()
-	server.Env = []string{}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "config-test", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: server, TerminateDuration: 2 * time.Second}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "sign-in"}})
-	if err != nil || res.IsError || !strings.Contains(resultText(res), `"note_id":"N2"`) {
-		t.Errorf("search through the configured server: %+v, %v", res, err)
-	}
-	if err := cs.Close(); err != nil {
-		t.Errorf("close: %v", err)
-	}
-	if server.ProcessState == nil || !server.ProcessState.Exited() || server.ProcessState.ExitCode() != 0 {
-		t.Errorf("server did not exit cleanly after stdin closed: %v", server.ProcessState)
-	}
-}
-
-// Run through "go run", the command says it is a temporary build, explains
-// how to install, and names the installed path in the block.
-func TestConfigGoRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds with go run")
-	}
-	cmd := exec.Command("go", "run", ".", "config", "-root", "practice-data")
-	gobin := filepath.Join(t.TempDir(), "bin")
-	cmd.Env = append(os.Environ(), "GOBIN="+gobin)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("go run . config: %v\n%s", err, stderr.String())
-	}
-	if !strings.Contains(stderr.String(), `a "go run" build`) || !strings.Contains(stderr.String(), "go install .") {
-		t.Errorf("stderr does not explain the go run build:\n%s", stderr.String())
-	}
-	want, err := json.Marshal(filepath.Join(gobin, exeName("practice-notes")))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(out), `"command": `+string(want)) {
-		t.Errorf("block does not name the installed path:\n%s", out)
 	}
 }

@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
-	"os/exec"
-	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -169,80 +165,6 @@ func TestHTTPProtections(t *testing.T) {
 			}
 		})
 	}
-}
-
-// "serve -http" prints where it listens on stderr, nothing on stdout, and
-// stops cleanly on SIGTERM; a non-loopback address is refused at start.
-func TestServeHTTPCommand(t *testing.T) {
-	bin := binary(t)
-	out, err := exec.Command(bin, "serve", "-http", "0.0.0.0:8765", "-root", "practice-data").CombinedOutput()
-	if code := exitCode(err); code != 2 || !strings.Contains(string(out), "0.0.0.0 is not a loopback address") {
-		t.Errorf("serve -http 0.0.0.0:8765: exit %d, output %q; want exit 2 and a refusal", code, out)
-	}
-
-	cmd := exec.Command(bin, "serve", "-http", "127.0.0.1:0", "-root", "practice-data")
-	stdout := new(strings.Builder)
-	cmd.Stdout = stdout
-	stderr, err := cmd.StderrPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	sc := bufio.NewScanner(stderr)
-	urlRE := regexp.MustCompile(`url=(http://127\.0\.0\.1:\d+/mcp)`)
-	var endpoint string
-	for endpoint == "" && sc.Scan() {
-		if m := urlRE.FindStringSubmatch(sc.Text()); m != nil {
-			endpoint = m[1]
-		}
-	}
-	if endpoint == "" {
-		t.Fatal("serve -http did not say where it listens")
-	}
-	go io.Copy(io.Discard, stderr)
-
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
-	client := mcp.NewClient(&mcp.Implementation{Name: "http-test", Version: "0"}, nil)
-	cs, err := client.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: endpoint}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": "sign-in"}})
-	if err != nil || res.IsError {
-		t.Errorf("search over HTTP: %+v, %v", res, err)
-	}
-	cs.Close()
-
-	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	select {
-	case err := <-done:
-		if err != nil {
-			t.Errorf("serve -http after SIGTERM: %v", err)
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatal("serve -http did not stop on SIGTERM")
-	}
-	if stdout.Len() != 0 {
-		t.Errorf("serve -http wrote to stdout: %q", stdout.String())
-	}
-}
-
-func exitCode(err error) int {
-	if ee, ok := err.(*exec.ExitError); ok {
-		return ee.ExitCode()
-	}
-	if err != nil {
-		return -1
-	}
-	return 0
 }
 
 // TestHTTPChecksMessages: a POSTed message gets the same checks as a stdio

@@ -1,4 +1,4 @@
-package main
+package script
 
 import (
 	"go/ast"
@@ -96,7 +96,9 @@ func TestWriteUses(t *testing.T) {
 // that asks for writing. This is what makes the server read-only: there
 // is no code path that writes, so none can be reached.
 func TestNoWriteCalls(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", ".").Output()
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.Dir}}{{end}}{{end}}", ".")
+	cmd.Dir = repo
+	out, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

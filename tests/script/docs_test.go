@@ -1,4 +1,4 @@
-package main
+package script
 
 // The documents show only output that this test produced, in the spirit
 // of cmd/go's script tests.
@@ -25,16 +25,16 @@ package main
 // output; blocks of commands to type ("sh") and of code need no marker.
 // IDs starting with "grading-" are checked by tests/acceptance.
 //
-// After changing what a command prints, regenerate every block with
+// After changing what a command prints, regenerate every block, from the
+// repository's root, with
 //
-//	go test -run TestDocs -update .
+//	go test ./tests/script -run TestDocs -update
 //
 // and review the diff.
 
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -49,8 +49,6 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 )
-
-var update = flag.Bool("update", false, "rewrite the real-output blocks of README.md and docs/*.md with what the commands print now")
 
 // docHome stands in for the fixture's temporary path in the documents.
 const docHome = "/home/you/practice-notes"
@@ -167,13 +165,14 @@ func docFixture(t *testing.T) string {
 		t.Fatal(err)
 	}
 	copyFile(t, binary(t), filepath.Join(dir, "practice-notes"), 0o755)
-	entries, err := os.ReadDir("practice-data")
+	data := filepath.Join(repo, "practice-data")
+	entries, err := os.ReadDir(data)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, e := range entries {
 		if e.Type().IsRegular() {
-			copyFile(t, filepath.Join("practice-data", e.Name()), filepath.Join(dir, "practice-data", e.Name()), 0o644)
+			copyFile(t, filepath.Join(data, e.Name()), filepath.Join(dir, "practice-data", e.Name()), 0o644)
 		}
 	}
 	return dir
@@ -230,18 +229,25 @@ func runStep(dir, script string) (string, error) {
 // run's output rather than the commands' output today.
 const completionEvidence = "docs/completion-evidence.md"
 
-// docFiles lists README.md and docs/*.md, less the completion evidence.
+// docFiles lists README.md and docs/*.md, less the completion evidence, by
+// their paths from the repository's root.
 func docFiles(t *testing.T) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join("docs", "*.md"))
+	entries, err := os.ReadDir(filepath.Join(repo, "docs"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	files = slices.DeleteFunc(files, func(f string) bool { return filepath.ToSlash(f) == completionEvidence })
-	return append([]string{"README.md"}, files...)
+	files := []string{"README.md"}
+	for _, e := range entries {
+		if f := "docs/" + e.Name(); strings.HasSuffix(f, ".md") && f != completionEvidence {
+			files = append(files, filepath.FromSlash(f))
+		}
+	}
+	return files
 }
 
-// doc is one Markdown document: its name and its lines.
+// doc is one Markdown document: its path from the repository's root and
+// its lines.
 type doc struct {
 	name  string
 	lines []string
@@ -329,7 +335,7 @@ func checkOutputs(dir string, d doc) (problems, fresh []string, err error) {
 func TestDocs(t *testing.T) {
 	var docs []doc
 	for _, name := range docFiles(t) {
-		data, err := os.ReadFile(name)
+		data, err := os.ReadFile(filepath.Join(repo, name))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -353,12 +359,12 @@ func TestDocs(t *testing.T) {
 		}
 		if !*update {
 			for _, p := range problems {
-				t.Errorf("%s\nAfter checking the change, rewrite the blocks with: go test -run TestDocs -update .", p)
+				t.Errorf("%s\nAfter checking the change, rewrite the blocks from the repository's root with: go test ./tests/script -run TestDocs -update", p)
 			}
 			continue
 		}
 		if len(problems) > 0 {
-			if err := os.WriteFile(d.name, []byte(strings.Join(fresh, "\n")), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(repo, d.name), []byte(strings.Join(fresh, "\n")), 0o644); err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("%s: rewrote %d outputs", d.name, len(problems))

@@ -1,4 +1,4 @@
-package main
+package script
 
 import (
 	"io/fs"
@@ -10,20 +10,21 @@ import (
 )
 
 // TestSecurityNamesRealTests: every test or fuzz target SECURITY.md names
-// as the evidence for a promise exists, so no promise rests on a test that
-// was renamed or deleted.
+// as the evidence for a promise exists, and so does every script it names
+// as TestScripts/NAME, so no promise rests on a test that was renamed or
+// deleted.
 func TestSecurityNamesRealTests(t *testing.T) {
-	doc, err := os.ReadFile("SECURITY.md")
+	doc, err := os.ReadFile(filepath.Join(repo, "SECURITY.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defined := map[string]bool{}
 	funcRE := regexp.MustCompile(`(?m)^func ((?:Test|Fuzz)\w+)\(`)
-	err = filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(repo, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != "." || d.Name() == "node_modules" || d.Name() == "testdata") {
+		if d.IsDir() && (strings.HasPrefix(d.Name(), ".") && path != repo || d.Name() == "node_modules" || d.Name() == "testdata") {
 			return filepath.SkipDir
 		}
 		if !strings.HasSuffix(path, "_test.go") {
@@ -48,6 +49,11 @@ func TestSecurityNamesRealTests(t *testing.T) {
 	for _, m := range named {
 		if !defined[string(m[1])] {
 			t.Errorf("SECURITY.md names %s, which no test file defines", m[1])
+		}
+	}
+	for _, m := range regexp.MustCompile("`TestScripts/(\\w+)`").FindAllSubmatch(doc, -1) {
+		if _, err := os.Stat(filepath.Join("testdata", string(m[1])+".txtar")); err != nil {
+			t.Errorf("SECURITY.md names the script %s, which tests/script/testdata does not hold", m[1])
 		}
 	}
 }
