@@ -11,11 +11,3 @@ func nameAllowed(name string) bool {
 	return runtime.GOOS != "windows" ||
 		!strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || strings.ContainsRune(`"*:<>?|`, r) })
 }
-
-// exeName is the file name of a program called name built for this system.
-func exeName(name string) string {
-	if runtime.GOOS == "windows" {
-		return name + ".exe"
-	}
-	return name
-}
