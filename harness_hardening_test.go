@@ -120,10 +120,10 @@ func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &hServer{t: t, in: inW, out: outR, done: make(chan error, 1), cancel: cancel, log: logBuf}
-	sums := search.NewSummaries()
-	t.Cleanup(sums.Close) // after the server has stopped
+	searcher := search.New(root, search.Options{Summaries: true})
+	t.Cleanup(searcher.Close) // after the server has stopped
 	go func() {
-		s.done <- serveStdio(ctx, newServer(root, sums, nil, log), newLineTransport(inR, outW, log), log)
+		s.done <- serveStdio(ctx, newServer(root, searcher, nil, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
 	t.Cleanup(func() {

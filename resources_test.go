@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
+	"practice-notes/search"
 )
 
 // notesSession connects an in-process client to a server on dir whose
@@ -39,7 +40,7 @@ func tunedSession(t *testing.T, dir string, threads *threadFit, log *slog.Logger
 	t.Cleanup(func() { root.Close() })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newServer(root, nil, threads, log).Connect(ctx, st, nil)
+	ss, err := newServer(root, search.New(root, search.Options{}), threads, log).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,19 +42,18 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer root.Close()
 	tuneGC()
-	sums := search.NewSummaries()
-	defer sums.Close() // before the root is closed
-	sums.Prepare(root)
+	searcher := search.New(root, search.Options{Summaries: true})
+	defer searcher.Close() // before the root is closed
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	threads := newThreadFit()
 	if *httpFlag != "" {
-		return serveHTTP(ctx, *httpFlag, newServer(root, sums, threads, log), log)
+		return serveHTTP(ctx, *httpFlag, newServer(root, searcher, threads, log), log)
 	}
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, waitingHint(runtime.GOOS))
 	}
 	log.Debug("serving", "root", root.Dir(), "version", version)
-	err = serveOSStdio(ctx, newServer(root, sums, threads, log), log)
+	err = serveOSStdio(ctx, newServer(root, searcher, threads, log), log)
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
 	}

@@ -19,18 +19,17 @@ var instructions string
 
 // notesServer holds what the MCP handlers need. Each handler is a method.
 type notesServer struct {
-	root    *boundary.Root
-	sums    *search.Summaries // nil: every call reads every note
-	threads *threadFit        // nil: GOMAXPROCS is left alone
-	log     *slog.Logger
+	root     *boundary.Root
+	searcher *search.Searcher // of root
+	threads  *threadFit       // nil: GOMAXPROCS is left alone
+	log      *slog.Logger
 }
 
-// newServer returns an MCP server for root with its one tool and the notes
-// as resources. Searches keep summaries of the notes in sums, when not nil
-// (see search.Summaries), which must be closed before root, and set
-// GOMAXPROCS to fit the folder with threads, when not nil.
-func newServer(root *boundary.Root, sums *search.Summaries, threads *threadFit, log *slog.Logger) *mcp.Server {
-	ns := &notesServer{root: root, sums: sums, threads: threads, log: log}
+// newServer returns an MCP server for root with its one tool, searching
+// with searcher, and the notes as resources. It sets GOMAXPROCS to fit the
+// folder with threads, when not nil.
+func newServer(root *boundary.Root, searcher *search.Searcher, threads *threadFit, log *slog.Logger) *mcp.Server {
+	ns := &notesServer{root: root, searcher: searcher, threads: threads, log: log}
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "practice-notes",
 		Title:   "Practice notes",

@@ -19,6 +19,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"practice-notes/boundary"
+	"practice-notes/search"
 )
 
 var hNotes = map[string]string{
@@ -433,7 +434,7 @@ func TestTransportClientStopsReading(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&logBuf, nil))
 	done := make(chan error, 1)
 	go func() {
-		done <- serveStdio(context.Background(), newServer(root, nil, nil, log), newLineTransport(inR, out, log), log)
+		done <- serveStdio(context.Background(), newServer(root, search.New(root, search.Options{}), nil, log), newLineTransport(inR, out, log), log)
 	}()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`+"\n")
 	select {

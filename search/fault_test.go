@@ -41,7 +41,7 @@ func TestScanWorkerPanicReachesCaller(t *testing.T) {
 	}
 	got := func() (v any) {
 		defer func() { v = recover() }()
-		Run(context.Background(), root, q, nil)
+		New(root, Options{}).Run(context.Background(), q)
 		return nil
 	}()
 	if s, _ := got.(string); !strings.Contains(s, "injected panic") {
