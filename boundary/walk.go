@@ -11,7 +11,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
 )
@@ -231,48 +230,34 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	return l, nil
 }
 
-// A pendingList is a directory being listed ahead of the walk.
+// A pendingList is a directory being listed ahead of the walk, as a call.
 type pendingList struct {
-	name     string
-	budget   int // the budget it is listed with
-	done     chan struct{}
-	state    atomic.Int32 // running, finished or abandoned
-	l        dirList
-	err      error
-	panicked any
+	name   string
+	budget int // the budget it is listed with
+	c      *call
+	l      dirList
+	err    error
 }
 
 // mayListAhead reports whether another directory may be listed ahead:
 // fewer than ahead are, and fewer than maxAbandoned operations given up
 // on still wait on the kernel.
 func (w *walker) mayListAhead() bool {
-	return w.pending < w.ahead && w.root.abandoned.Load() < maxAbandoned
+	return w.pending < w.ahead && w.root.mayStart()
 }
 
 // listAhead starts listing dir on a goroutine of its own, with the budget
 // the walk has left now. When ctx ends before the listing returns, the
-// walk has given it up: it is counted as abandoned, as Root.await counts
-// its operations, until it returns.
+// walk has given it up, whether or not it is waiting for it: the call is
+// abandoned then.
 func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingList {
-	p := &pendingList{name: dir, budget: MaxEntries - w.seen, done: make(chan struct{})}
+	p := &pendingList{name: dir, budget: MaxEntries - w.seen, c: w.root.newCall()}
 	w.pending++
-	r := w.root
-	stop := context.AfterFunc(ctx, func() {
-		if p.state.CompareAndSwap(running, abandoned) {
-			r.abandoned.Add(1)
-		}
-	})
-	go func() {
-		defer func() {
-			p.panicked = recover()
-			stop()
-			if !p.state.CompareAndSwap(running, finished) {
-				r.abandoned.Add(-1)
-			}
-			close(p.done)
-		}()
+	stop := context.AfterFunc(ctx, func() { p.c.abandon() })
+	go p.c.run(func() {
+		defer stop()
 		p.l, p.err = w.list(ctx, dir, depth, p.budget)
-	}()
+	})
 	return p
 }
 
@@ -281,10 +266,8 @@ func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingL
 // Root.await).
 func (w *walker) take(p *pendingList) error {
 	w.pending--
-	<-p.done
-	if p.panicked != nil {
-		panic(p.panicked)
-	}
+	<-p.c.done
+	p.c.relay()
 	return p.err
 }
 
