@@ -14,7 +14,7 @@
 //   - one rule says what a note is, for a walk and a read alike: a name
 //     ending in .md, .markdown or .txt, with no element starting with a dot,
 //     at most [MaxDepth] directories below the root, naming a regular file
-//     (see [CheckName] and the next point);
+//     (see [checkName] and the next point);
 //   - only regular files with exactly one hard link and at most [MaxFileSize]
 //     bytes of valid UTF-8 without NUL bytes are returned, and this is
 //     checked on the opened file, so a file swapped for a link, a FIFO or a
@@ -78,20 +78,20 @@ const (
 
 // Reasons a file is refused. Each is the text shown to a client.
 var (
-	ErrInvalidName = errors.New("not a relative path inside the root")
+	errInvalidName = errors.New("not a relative path inside the root")
 	ErrNotFound    = errors.New("no such note")
-	ErrSymlink     = errors.New("symbolic link (not followed)")
-	ErrHardLinks   = errors.New("has other hard links")
-	ErrTooLarge    = errors.New("larger than the 100 KiB file limit")
-	ErrNotRegular  = errors.New("not a regular file")
-	ErrNotText     = errors.New("not text (invalid UTF-8 or NUL bytes)")
-	ErrNotNote     = errors.New("not a note (only .md, .markdown and .txt files are read)")
-	ErrHidden      = errors.New("hidden (a name on its path starts with a dot)")
-	ErrMountPoint  = errors.New("on another file system (mount points inside the root are not crossed)")
-	ErrTooDeep     = fmt.Errorf("deeper than the walk limit of %d directories", MaxDepth)
-	ErrUnreadable  = errors.New("could not be read")
-	ErrNameNotUTF8 = errors.New("name is not valid UTF-8")
-	ErrNameTooLong = fmt.Errorf("name longer than the system opens (%d bytes, %d an element)", maxNameBytes, maxElemBytes)
+	errSymlink     = errors.New("symbolic link (not followed)")
+	errHardLinks   = errors.New("has other hard links")
+	errTooLarge    = errors.New("larger than the 100 KiB file limit")
+	errNotRegular  = errors.New("not a regular file")
+	errNotText     = errors.New("not text (invalid UTF-8 or NUL bytes)")
+	errNotNote     = errors.New("not a note (only .md, .markdown and .txt files are read)")
+	errHidden      = errors.New("hidden (a name on its path starts with a dot)")
+	errMountPoint  = errors.New("on another file system (mount points inside the root are not crossed)")
+	errTooDeep     = fmt.Errorf("deeper than the walk limit of %d directories", MaxDepth)
+	errUnreadable  = errors.New("could not be read")
+	errNameNotUTF8 = errors.New("name is not valid UTF-8")
+	errNameTooLong = fmt.Errorf("name longer than the system opens (%d bytes, %d an element)", maxNameBytes, maxElemBytes)
 )
 
 // Error reports why one file was refused. Its message holds only the name

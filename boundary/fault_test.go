@@ -45,7 +45,7 @@ func TestFaultHook(t *testing.T) {
 	}
 	want := &Listing{
 		Notes:   notes("a.md", "sub/b.txt"),
-		Skipped: []Skipped{{"closed", ErrUnreadable}},
+		Skipped: []Skipped{{"closed", errUnreadable}},
 	}
 	if diff := cmp.Diff(want, listing, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreUnexported(Note{})); diff != "" {
 		t.Errorf("Walk mismatch (-want +got):\n%s", diff)
@@ -54,7 +54,7 @@ func TestFaultHook(t *testing.T) {
 		name string
 		want error
 	}{
-		{"a.md", ErrUnreadable},
+		{"a.md", errUnreadable},
 		{"sub/b.txt", ErrNotFound},
 	} {
 		data, err := r.ReadNote(context.Background(), tt.name)

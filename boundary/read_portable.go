@@ -23,7 +23,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 			return nil, refuse(name, classify(err), err)
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return nil, refuse(name, ErrSymlink, nil)
+			return nil, refuse(name, errSymlink, nil)
 		}
 	}
 	native := filepath.FromSlash(name)
@@ -44,7 +44,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	}
 	info, err := f.Stat()
 	if err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
+		return nil, refuse(name, errUnreadable, err)
 	}
 	if err := checkInfo(info); err != nil {
 		return nil, refuse(name, err, nil)
@@ -53,7 +53,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	// (os.Root follows links that stay inside the root); only the very file
 	// that was seen as a regular file at that name is accepted.
 	if !os.SameFile(info, linfo) {
-		return nil, refuse(name, ErrSymlink, nil)
+		return nil, refuse(name, errSymlink, nil)
 	}
 	return readChecked(name, f.Read, info.Size(), buf)
 }

@@ -36,7 +36,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 			return nil, refuse(name, classify(err), err)
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return nil, refuse(name, ErrSymlink, nil)
+			return nil, refuse(name, errSymlink, nil)
 		}
 		if err := attributeRefusal(attributes(info)); err != nil {
 			return nil, refuse(name, err, nil)
@@ -53,7 +53,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	}
 	opened, err := handleInfo(f)
 	if err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
+		return nil, refuse(name, errUnreadable, err)
 	}
 	if err := opened.check(); err != nil {
 		return nil, refuse(name, err, nil)
@@ -66,7 +66,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	case !opened.sameFile(&again):
 		return nil, refuse(name, ErrNotFound, nil) // replaced since it was opened
 	case again.NumberOfLinks > 1:
-		return nil, refuse(name, ErrHardLinks, nil)
+		return nil, refuse(name, errHardLinks, nil)
 	}
 	size := int64(opened.FileSizeHigh)<<32 | int64(opened.FileSizeLow)
 	return readChecked(name, f.Read, size, buf)
@@ -99,7 +99,7 @@ func (r *Root) entryRefusal(rel string, e fs.DirEntry) error {
 	}
 	attrs := attributes(info)
 	isDir := attrs&syscall.FILE_ATTRIBUTE_DIRECTORY != 0
-	if !isDir && !IsNoteName(e.Name()) {
+	if !isDir && !isNoteName(e.Name()) {
 		return nil // not a note; not worth reporting
 	}
 	if !windowsNameOK(e.Name()) {

@@ -191,10 +191,10 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	var l dirList
 	unreadable := func() (dirList, error) {
 		if dir == "." {
-			return dirList{}, fmt.Errorf("listing the root: %w", ErrUnreadable)
+			return dirList{}, fmt.Errorf("listing the root: %w", errUnreadable)
 		}
 		l.items = nil
-		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: ErrUnreadable})
+		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: errUnreadable})
 		return l, nil
 	}
 	f, err := w.root.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
@@ -308,16 +308,16 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 		return item{}, false
 	}
 	if w.mounts[rel] || !w.root.onRootDevice(info) {
-		l.skip(rel, ErrMountPoint)
+		l.skip(rel, errMountPoint)
 		return item{}, false
 	}
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
-		l.skip(rel, ErrSymlink)
+		l.skip(rel, errSymlink)
 	case t.IsDir():
 		if !utf8.ValidString(name) {
-			// Nothing below it could be a note (CheckName).
-			l.skip(rel, ErrNameNotUTF8)
+			// Nothing below it could be a note (checkName).
+			l.skip(rel, errNameNotUTF8)
 			return item{}, false
 		}
 		if depth+1 > MaxDepth {
@@ -325,11 +325,11 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 			return item{}, false
 		}
 		return item{key: name + "/", dir: true, note: Note{Name: rel}}, true
-	case !IsNoteName(name):
+	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
 		var be *Error
-		if err := CheckName(rel); errors.As(err, &be) {
+		if err := checkName(rel); errors.As(err, &be) {
 			l.skip(rel, be.Reason)
 			return item{}, false
 		}
@@ -341,7 +341,7 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 		}
 		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
 	default:
-		l.skip(rel, ErrNotRegular)
+		l.skip(rel, errNotRegular)
 	}
 	return item{}, false
 }
