@@ -18,7 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 	"practice-notes/search"
 )
 
@@ -306,7 +306,7 @@ func TestTransportOneLinePerMessage(t *testing.T) {
 
 // slowReads makes every note read take d and counts reads and reads that
 // saw their context cancelled. It is a fault seam (see
-// boundary.Options.Faults): reads are made slow on purpose. Install it
+// seam.Options.Faults): reads are made slow on purpose. Install it
 // before starting the server.
 type slowReads struct {
 	d         time.Duration
@@ -316,8 +316,8 @@ type slowReads struct {
 }
 
 func (s *slowReads) install(t testing.TB) {
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op != boundary.ReadFile {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op != seam.ReadFile {
 			return nil
 		}
 		s.reads.Add(1)
@@ -508,8 +508,8 @@ func waitFor(t testing.TB, cond func() bool) {
 // 0) and the request's id, and none repeats what the client sent in its
 // data.
 func TestTransportErrorCodes(t *testing.T) {
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ListDir && name == "." {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ListDir && name == "." {
 			return errors.New("injected: the folder cannot be read")
 		}
 		return nil

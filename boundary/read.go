@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"practice-notes/internal/seam"
 )
 
 // ReadNote returns the contents of the note called name, a slash-separated
@@ -41,7 +43,7 @@ func (r *Root) startRead(ctx context.Context, name string) error {
 	}
 	// The fault hook runs on the caller's goroutine, as code of the caller
 	// would: a hook that ignores ctx holds the call (tests rely on it).
-	if err := r.fault(ctx, ReadFile, name); err != nil {
+	if err := r.fault(ctx, seam.ReadFile, name); err != nil {
 		return refuse(name, classify(err), err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"practice-notes/internal/seam"
 )
 
 // noteFlags open a note or a directory on the way to one: read-only, never
@@ -59,7 +61,7 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 		return nil, refuse(name, classify(err), err)
 	}
 	defer syscall.Close(fd)
-	if err := r.fault(ctx, Opened, name); err != nil {
+	if err := r.fault(ctx, seam.Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	var st syscall.Stat_t

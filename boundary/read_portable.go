@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"practice-notes/internal/seam"
 )
 
 // readNote reads the note called name, a checked name, through os.Root.
@@ -39,7 +41,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 		return nil, refuse(name, classify(err), err)
 	}
 	defer f.Close()
-	if err := r.fault(ctx, Opened, name); err != nil {
+	if err := r.fault(ctx, seam.Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	info, err := f.Stat()

@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"syscall"
+
+	"practice-notes/internal/seam"
 )
 
 // readNote reads the note called name, a checked name, through os.Root.
@@ -48,7 +50,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 		return nil, refuse(name, classify(err), err)
 	}
 	defer f.Close()
-	if err := r.fault(ctx, Opened, name); err != nil {
+	if err := r.fault(ctx, seam.Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	opened, err := handleInfo(f)

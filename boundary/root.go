@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"practice-notes/internal/seam"
 )
 
 // Root is an open notes directory. Its methods are safe for concurrent use.
@@ -21,7 +23,7 @@ type Root struct {
 	// its descriptor without switching it to blocking mode.
 	dot     *os.File
 	dotConn syscall.RawConn
-	faults  FaultHook // nil outside tests; see Options
+	faults  seam.Hook // nil outside tests
 	mount   rootMount
 	// settle is how old a note's times must be before it is given a
 	// Stamp; zero gives none (see Stamp).
@@ -32,11 +34,14 @@ type Root struct {
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
-// is missing, is not a directory or cannot be read.
-func Open(dir string) (*Root, error) { return OpenOptions(dir, Options{}) }
-
-// OpenOptions is [Open] with opts applied.
-func OpenOptions(dir string, opts Options) (*Root, error) {
+// is missing, is not a directory or cannot be read. Only this module's
+// tests can make test options (see package seam), and the last given
+// applies; the program never passes any.
+func Open(dir string, test ...seam.Options) (*Root, error) {
+	var opts seam.Options
+	if len(test) > 0 {
+		opts = test[len(test)-1]
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)

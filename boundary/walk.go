@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"practice-notes/internal/seam"
 )
 
 // Skipped is a file a walk or a read did not return, with the reason.
@@ -199,7 +201,7 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	}
 	f, err := w.root.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
 	if err == nil {
-		if err = w.root.fault(ctx, ListDir, dir); err != nil {
+		if err = w.root.fault(ctx, seam.ListDir, dir); err != nil {
 			f.Close()
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 	"practice-notes/tests/corpus"
 )
 
@@ -381,8 +382,8 @@ func TestRunParallelCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var reads atomic.Int32
-	hook := func(_ context.Context, op boundary.Op, _ string) error {
-		if op == boundary.ReadFile && reads.Add(1) == 50 {
+	hook := func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.ReadFile && reads.Add(1) == 50 {
 			cancel()
 			// This read is still going on when the others see the
 			// cancellation: Run must wait for it.
@@ -390,7 +391,7 @@ func TestRunParallelCancelled(t *testing.T) {
 		}
 		return nil
 	}
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: hook})
+	root, err := boundary.Open(dir, seam.Options{Faults: hook})
 	if err != nil {
 		t.Fatal(err)
 	}

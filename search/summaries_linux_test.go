@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 )
 
 // testSettle is how old the times of a note must be for the roots of
@@ -33,8 +34,8 @@ const (
 func cachedRoot(t *testing.T, dir string) (*boundary.Root, *summaries, *atomic.Int64) {
 	t.Helper()
 	var reads atomic.Int64
-	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(_ context.Context, op boundary.Op, _ string) error {
-		if op == boundary.ReadFile {
+	root, err := boundary.Open(dir, seam.Options{Settle: testSettle, Faults: func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.ReadFile {
 			reads.Add(1)
 		}
 		return nil
@@ -231,8 +232,8 @@ func TestSummaryOfChangingNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	var armed, fired atomic.Bool
-	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(_ context.Context, op boundary.Op, _ string) error {
-		if op == boundary.Opened && armed.Load() && fired.CompareAndSwap(false, true) {
+	root, err := boundary.Open(dir, seam.Options{Settle: testSettle, Faults: func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.Opened && armed.Load() && fired.CompareAndSwap(false, true) {
 			if err := os.WriteFile(note, []byte("The velvet lantern is lit.\n"), 0o644); err != nil {
 				return err
 			}
@@ -425,8 +426,8 @@ func TestPrepareYieldsToACall(t *testing.T) {
 		entered   = make(chan struct{})
 		abandoned = make(chan struct{})
 	)
-	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(ctx context.Context, op boundary.Op, _ string) error {
-		if op == boundary.ListDir && armed.CompareAndSwap(true, false) {
+	root, err := boundary.Open(dir, seam.Options{Settle: testSettle, Faults: func(ctx context.Context, op seam.Op, _ string) error {
+		if op == seam.ListDir && armed.CompareAndSwap(true, false) {
 			close(entered)
 			select {
 			case <-ctx.Done():
