@@ -22,7 +22,7 @@ type Skipped struct {
 	// Name is slash-separated, relative to the root; a byte of it that is
 	// not valid UTF-8 is written as \xHH (see shownName).
 	Name   string
-	Reason error // one of the Err* values of this package
+	Reason error // one of the reasons of this package, such as ErrNotFound
 }
 
 // A Note is a file a walk listed as a note.

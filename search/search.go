@@ -26,18 +26,27 @@
 //   - results are ordered by file (byte order of the slash-separated path)
 //     then position, hold at most [MaxMatches] passages and say when more
 //     matched;
-//   - a call's answer is the one reading every note afresh gives: notes
-//     are read on several goroutines into reused buffers, with the results
-//     of reading them one after another, and the only thing kept between
-//     calls is what [Summaries] keeps, which lets a call skip a note
-//     unchanged since it was summarised that cannot match; a call stops between files
-//     when its context is cancelled, and answers by [Timeout] (or its
-//     context's deadline, if sooner) even when a read never returns: the
-//     passages found by then, and every note not searched in time listed as
-//     skipped (a read the file system does not answer is abandoned; see
-//     [boundary.ErrNotInTime]);
+//   - a call's answer is the one reading every note afresh, one after
+//     another, would give, whether or not its [Searcher] keeps summaries
+//     of the notes between calls (see [Options]), but for the one
+//     exception below;
+//   - a call stops between files when its context is cancelled, and
+//     answers by [Timeout] (or its context's deadline, if sooner) even when
+//     a read never returns: with the passages found by then, and every
+//     note not searched in time listed as skipped;
 //   - file names in results are relative to the root, and a file that was
 //     not searched is reported by name and reason only.
+//
+// It does not guarantee that:
+//
+//   - every note is searched: those the root refuses, those past the walk's
+//     limits (boundary.MaxEntries, boundary.MaxDepth) and those not read
+//     in time are not, and the [Coverage] of a call says so;
+//   - a change to a note that moves none of its times (see boundary.Stamp)
+//     is seen at once: a Searcher with summaries may miss it for up to
+//     four minutes, until it reads the note again;
+//   - a read the file system never answers ends: it is abandoned, and
+//     holds a goroutine until the kernel returns (see boundary.Root).
 package search
 
 import (
