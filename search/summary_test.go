@@ -28,6 +28,10 @@ func TestFilterKeepsEveryMatch(t *testing.T) {
 		{"query white space", "velvet lantern", "velvet\u00A0\u00A0 lantern"},
 		{"byte-order mark", "\uFEFFvelvet lantern", "velvet lantern"},
 		{"mark inside", "ab\uFEFFcd", "AB\uFEFFCD"},
+		// The filter takes the query as the matcher folds it, leading
+		// mark and all; a note's leading mark alone is not text.
+		{"query starting with a mark", "ab \uFEFFcd", "\uFEFFcd"},
+		{"note starting with two marks", "\uFEFF\uFEFFcd", "\uFEFFcd"},
 		{"inside a word", "xxvelvetlanternsxx", "velvetlantern"},
 		{"two bytes", "ab", "AB"},
 		{"one rune", "\u00E9", "\u00C9"},
