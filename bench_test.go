@@ -78,10 +78,10 @@ func startPipeServer(tb testing.TB, dir string) *pipeServer {
 		tb.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
-	sums := search.NewSummaries()
+	searcher := search.New(root, search.Options{Summaries: true})
 	done := make(chan error, 1)
 	go func() {
-		done <- serveStdio(context.Background(), newServer(root, sums, log), newLineTransport(inR, outW, log), log)
+		done <- serveStdio(context.Background(), newServer(root, searcher, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
 	tb.Cleanup(func() {
@@ -90,7 +90,7 @@ func startPipeServer(tb testing.TB, dir string) *pipeServer {
 		if err := <-done; err != nil {
 			tb.Errorf("serveStdio: %v", err)
 		}
-		sums.Close()
+		searcher.Close()
 		root.Close()
 		inR.Close()
 		outR.Close()

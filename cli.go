@@ -159,18 +159,17 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	defer root.Close()
 	tuneGC()
-	sums := search.NewSummaries()
-	defer sums.Close() // before the root is closed
-	sums.Prepare(root)
+	searcher := search.New(root, search.Options{Summaries: true})
+	defer searcher.Close() // before the root is closed
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
 	if *httpFlag != "" {
-		return serveHTTP(ctx, *httpFlag, newServer(root, sums, log), log)
+		return serveHTTP(ctx, *httpFlag, newServer(root, searcher, log), log)
 	}
 	if isTerminal(os.Stdin) {
 		fmt.Fprintln(stderr, waitingHint(runtime.GOOS))
 	}
 	log.Debug("serving", "root", root.Dir(), "version", version)
-	err = serveOSStdio(ctx, newServer(root, sums, log), log)
+	err = serveOSStdio(ctx, newServer(root, searcher, log), log)
 	if ctx.Err() != nil {
 		return nil // stopped by a signal
 	}
@@ -380,7 +379,7 @@ The block below names the installed path.
 
 // The collector is paced by a soft memory limit more than by the growth of
 // the heap. The heap a server keeps is bounded (the summaries of at most
-// 8,192 notes, about 9.3 MiB; see search.Summaries) and a call's own
+// 8,192 notes, about 9.3 MiB; see search.Options) and a call's own
 // memory follows the number of notes listed, at most boundary.MaxEntries.
 // With the default pacing (GOGC=100) a call over thousands of notes
 // collects several times while it runs, and the heap may still grow to

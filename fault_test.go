@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 )
 
 // Fault tests: each fault must give a clear, bounded answer through the
 // real server, with no absolute path or operating-system message in the
 // reply or the log. The tests run as root, where chmod 000 does not stop a
 // read, so unreadable files and directories, and a file vanishing at an
-// exact moment, are made through the fault seam (boundary.Options.Faults,
+// exact moment, are made through the fault seam (seam.Options.Faults,
 // installed by hInjectFaults); the other faults are made for real.
 
 // faultSearch runs one search on a server over dir and returns the decoded
@@ -79,8 +80,8 @@ func TestFaultUnreadableFileAndDirectory(t *testing.T) {
 		"locked.md":       "needle locked\n",
 		"closed/inner.md": "needle inner\n",
 	})
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if (op == boundary.ReadFile && name == "locked.md") || (op == boundary.ListDir && name == "closed") {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if (op == seam.ReadFile && name == "locked.md") || (op == seam.ListDir && name == "closed") {
 			return injectedErr(name)
 		}
 		return nil
@@ -103,8 +104,8 @@ func TestFaultUnreadableFileAndDirectory(t *testing.T) {
 
 func TestFaultUnreadableRoot(t *testing.T) {
 	dir := hTree(t, map[string]string{"ok.md": "needle\n"})
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ListDir && name == "." {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ListDir && name == "." {
 			return injectedErr(name)
 		}
 		return nil
@@ -120,8 +121,8 @@ func TestFaultUnreadableRoot(t *testing.T) {
 // real).
 func TestFaultFileVanishes(t *testing.T) {
 	dir := hTree(t, map[string]string{"a.md": "needle a\n", "gone.md": "needle gone\n", "z.md": "needle z\n"})
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ReadFile && name == "gone.md" {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ReadFile && name == "gone.md" {
 			os.Remove(filepath.Join(dir, "gone.md"))
 		}
 		return nil

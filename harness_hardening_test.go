@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 	"practice-notes/search"
 )
 
@@ -66,15 +67,15 @@ func hWrite(t testing.TB, path, text string) {
 }
 
 // hFaults is the fault hook that hOpenRoot installs on each Root it opens
-// (see boundary.Options.Faults), so that a test can inject faults into
+// (see seam.Options.Faults), so that a test can inject faults into
 // the server that hStart starts. Set it with hInjectFaults before
 // starting the server. It is package state, so tests that set it must not
 // run in parallel; none of this package's tests do.
-var hFaults boundary.FaultHook
+var hFaults seam.Hook
 
 // hInjectFaults makes every Root opened by hOpenRoot for the rest of the test
 // call h.
-func hInjectFaults(t testing.TB, h boundary.FaultHook) {
+func hInjectFaults(t testing.TB, h seam.Hook) {
 	t.Helper()
 	hFaults = h
 	t.Cleanup(func() { hFaults = nil })
@@ -82,7 +83,7 @@ func hInjectFaults(t testing.TB, h boundary.FaultHook) {
 
 func hOpenRoot(t testing.TB, dir string) *boundary.Root {
 	t.Helper()
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: hFaults})
+	root, err := boundary.Open(dir, seam.Options{Faults: hFaults})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,10 +121,10 @@ func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &hServer{t: t, in: inW, out: outR, done: make(chan error, 1), cancel: cancel, log: logBuf}
-	sums := search.NewSummaries()
-	t.Cleanup(sums.Close) // after the server has stopped
+	searcher := search.New(root, search.Options{Summaries: true})
+	t.Cleanup(searcher.Close) // after the server has stopped
 	go func() {
-		s.done <- serveStdio(ctx, newServer(root, sums, log), newLineTransport(inR, outW, log), log)
+		s.done <- serveStdio(ctx, newServer(root, searcher, log), newLineTransport(inR, outW, log), log)
 		outW.Close()
 	}()
 	t.Cleanup(func() {

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
+	"practice-notes/search"
 )
 
 func TestCheckHTTPAddr(t *testing.T) {
@@ -54,7 +55,7 @@ func httpNotes(t *testing.T) string {
 	}
 	t.Cleanup(func() { root.Close() })
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	ts := httptest.NewServer(newHTTPHandler(newServer(root, nil, log), log))
+	ts := httptest.NewServer(newHTTPHandler(newServer(root, search.New(root, search.Options{}), log), log))
 	t.Cleanup(ts.Close)
 	return ts.URL + mcpPath
 }

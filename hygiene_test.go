@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 )
 
 // TestOutputHygiene drives the real server over its line transport with a
@@ -30,8 +30,8 @@ func TestOutputHygiene(t *testing.T) {
 	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(dir, "link.md")); err != nil {
 		t.Fatal(err)
 	}
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ReadFile && name == "boom.md" {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ReadFile && name == "boom.md" {
 			panic("read " + filepath.Join(dir, name) + ": " + noteText)
 		}
 		return nil

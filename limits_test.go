@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 )
 
 // gate is a handler that counts how many calls run at once and holds each
@@ -149,8 +149,8 @@ func TestLimiterSetsDeadline(t *testing.T) {
 // stdout carries only JSON-RPC, the server goes on, and the log holds no
 // panic text.
 func TestPanicInSearchIsAnswered(t *testing.T) {
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ReadFile && name == "boom.md" {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ReadFile && name == "boom.md" {
 			panic("PANIC-TEXT from " + name)
 		}
 		return nil

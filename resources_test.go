@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
+	"practice-notes/search"
 )
 
 // notesSession connects an in-process client to a server on dir whose
@@ -32,7 +33,7 @@ func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession
 	t.Cleanup(func() { root.Close() })
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
-	ss, err := newServer(root, nil, log).Connect(ctx, st, nil)
+	ss, err := newServer(root, search.New(root, search.Options{}), log).Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

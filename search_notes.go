@@ -11,6 +11,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"practice-notes/boundary"
 	"practice-notes/search"
 )
 
@@ -108,13 +109,14 @@ func (ns *notesServer) searchNotes(ctx context.Context, req *mcp.CallToolRequest
 	if err != nil {
 		return toolAnswer(refuseTool(err))
 	}
-	res, err := search.Run(ctx, ns.root, q, ns.sums)
+	res, cov, err := ns.searcher.Run(ctx, q)
 	if err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil, err
 		}
 		return toolAnswer(refuseTool(fmt.Errorf("%w: %w", errSearchFailed, err)))
 	}
+	res.Message = resultMessage(res, cov)
 	text, err := json.Marshal(res)
 	if err != nil {
 		return nil, err
@@ -123,6 +125,35 @@ func (ns *notesServer) searchNotes(ctx context.Context, req *mcp.CallToolRequest
 		Content:           []mcp.Content{&mcp.TextContent{Text: string(text)}},
 		StructuredContent: res,
 	}, nil
+}
+
+// resultMessage says in one line what res holds and how much of the folder
+// was searched.
+func resultMessage(res *search.Result, cov search.Coverage) string {
+	var m string
+	switch n := len(res.Matches); {
+	case n == 0:
+		m = fmt.Sprintf("No notes matched %q.", res.Query)
+	case res.Truncated:
+		m = fmt.Sprintf("Showing the first %d passages that matched %q; more matched.", n, res.Query)
+	case n == 1:
+		m = fmt.Sprintf("1 passage matched %q.", res.Query)
+	default:
+		m = fmt.Sprintf("%d passages matched %q.", n, res.Query)
+	}
+	switch {
+	case cov.NotSearched == 1:
+		m += " 1 file was not searched."
+	case cov.NotSearched > 1:
+		m += fmt.Sprintf(" %d files were not searched.", cov.NotSearched)
+	}
+	if cov.OutOfTime {
+		m += " The search ran out of time before every note was read."
+	}
+	if cov.Incomplete {
+		m += fmt.Sprintf(" The folder is larger than the walk limits (%d entries, %d levels deep); some files were not searched.", boundary.MaxEntries, boundary.MaxDepth)
+	}
+	return m
 }
 
 // decodeQuery reads the tool arguments strictly: a JSON object whose only

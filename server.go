@@ -19,16 +19,15 @@ var instructions string
 
 // notesServer holds what the MCP handlers need. Each handler is a method.
 type notesServer struct {
-	root *boundary.Root
-	sums *search.Summaries // nil: every call reads every note
-	log  *slog.Logger
+	root     *boundary.Root
+	searcher *search.Searcher // of root
+	log      *slog.Logger
 }
 
-// newServer returns an MCP server for root with its one tool and the notes
-// as resources. Searches keep summaries of the notes in sums, when not nil
-// (see search.Summaries), which must be closed before root.
-func newServer(root *boundary.Root, sums *search.Summaries, log *slog.Logger) *mcp.Server {
-	ns := &notesServer{root: root, sums: sums, log: log}
+// newServer returns an MCP server for root with its one tool, searching
+// with searcher, and the notes as resources.
+func newServer(root *boundary.Root, searcher *search.Searcher, log *slog.Logger) *mcp.Server {
+	ns := &notesServer{root: root, searcher: searcher, log: log}
 	s := mcp.NewServer(&mcp.Implementation{
 		Name:    "practice-notes",
 		Title:   "Practice notes",

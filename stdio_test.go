@@ -17,7 +17,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"practice-notes/boundary"
+	"practice-notes/internal/seam"
+	"practice-notes/search"
 )
 
 var hNotes = map[string]string{
@@ -304,7 +305,7 @@ func TestTransportOneLinePerMessage(t *testing.T) {
 
 // slowReads makes every note read take d and counts reads and reads that
 // saw their context cancelled. It is a fault seam (see
-// boundary.Options.Faults): reads are made slow on purpose. Install it
+// seam.Options.Faults): reads are made slow on purpose. Install it
 // before starting the server.
 type slowReads struct {
 	d         time.Duration
@@ -314,8 +315,8 @@ type slowReads struct {
 }
 
 func (s *slowReads) install(t testing.TB) {
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op != boundary.ReadFile {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op != seam.ReadFile {
 			return nil
 		}
 		s.reads.Add(1)
@@ -432,7 +433,7 @@ func TestTransportClientStopsReading(t *testing.T) {
 	log := slog.New(slog.NewTextHandler(&logBuf, nil))
 	done := make(chan error, 1)
 	go func() {
-		done <- serveStdio(context.Background(), newServer(root, nil, log), newLineTransport(inR, out, log), log)
+		done <- serveStdio(context.Background(), newServer(root, search.New(root, search.Options{}), log), newLineTransport(inR, out, log), log)
 	}()
 	io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`+"\n")
 	select {
@@ -467,8 +468,8 @@ func waitFor(t testing.TB, cond func() bool) {
 // 0) and the request's id, and none repeats what the client sent in its
 // data.
 func TestTransportErrorCodes(t *testing.T) {
-	hInjectFaults(t, func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ListDir && name == "." {
+	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ListDir && name == "." {
 			return errors.New("injected: the folder cannot be read")
 		}
 		return nil

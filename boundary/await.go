@@ -18,25 +18,103 @@ const maxAbandoned = 64
 // reads are still waiting for it.
 var ErrNotInTime = errors.New("not read in time (the file system did not answer)")
 
-// An operation's state, for abandonment.
+// A call's state.
 const (
 	running int32 = iota
 	finished
 	abandoned
 )
 
-// await runs op on its own goroutine and returns when op has returned or
-// ctx has ended, whichever is first. A system call such as read(2) on a
-// stalled mount cannot be interrupted, so an operation still running when
-// ctx ends is abandoned: await returns at once an error wrapping both
-// ErrNotInTime and ctx's error, and op runs on until the kernel returns,
-// counted in r.abandoned until then. While maxAbandoned operations are so
-// counted, await refuses to start another and returns ErrNotInTime. When
-// ctx has ended before op could start, await returns ctx's error alone.
-// So op may still be running exactly when the error wraps ErrNotInTime.
+// A call is one blocking file-system operation run on another goroutine
+// than its caller's, which the caller may give up on. A system call such as
+// read(2) on a stalled mount cannot be interrupted, so an operation still
+// running when its caller gives up is abandoned: it runs on until the
+// kernel returns, counted in its Root's abandoned until then, and its
+// result and any panic are dropped, as nobody is left to receive them. A
+// panic in an operation that was waited for is raised again on the
+// caller's goroutine, where the server recovers it; left on the other
+// goroutine it would end the process.
 //
-// A panic in op is raised again on the caller's goroutine; one in an
-// abandoned op is dropped, as nobody is left to receive it.
+// Every Root operation that may block in the kernel (a walk, a read, a
+// directory listed ahead of a walk) is run as a call. A call may be used
+// again, by the same two goroutines, once it has been waited for and not
+// abandoned.
+type call struct {
+	count    *atomic.Int64 // the Root's abandoned
+	state    atomic.Int32
+	done     chan struct{} // one token each time the operation returns
+	panicked any
+}
+
+func (r *Root) newCall() *call {
+	return &call{count: &r.abandoned, done: make(chan struct{}, 1)}
+}
+
+// mayStart reports whether another operation may be run as a call: fewer
+// than maxAbandoned abandoned ones still wait on the kernel.
+func (r *Root) mayStart() bool { return r.abandoned.Load() < maxAbandoned }
+
+// run runs op on the goroutine doing the work, keeps a panic in it for the
+// caller, and reports whether the caller still waits: false when the call
+// was abandoned.
+func (c *call) run(op func()) (waited bool) {
+	defer func() {
+		c.panicked = recover()
+		waited = c.state.CompareAndSwap(running, finished)
+		if !waited {
+			c.count.Add(-1)
+		}
+		c.done <- struct{}{}
+	}()
+	op()
+	return true
+}
+
+// wait returns once the operation has returned, or at once when ctx ends
+// first, abandoning it, with an error wrapping both ErrNotInTime and ctx's
+// error.
+func (c *call) wait(ctx context.Context) error {
+	select {
+	case <-c.done:
+	case <-ctx.Done():
+		if c.abandon() {
+			return fmt.Errorf("%w: %w", ErrNotInTime, ctx.Err())
+		}
+		<-c.done // the operation returned meanwhile
+	}
+	c.relay()
+	return nil
+}
+
+// abandon gives the call up unless the operation has already returned, and
+// reports whether it did.
+func (c *call) abandon() bool {
+	c.count.Add(1)
+	if c.state.CompareAndSwap(running, abandoned) {
+		return true
+	}
+	c.count.Add(-1)
+	return false
+}
+
+// reuse readies a call that was waited for to run another operation.
+func (c *call) reuse() { c.state.Store(running) }
+
+// relay raises again a panic of the operation waited for.
+func (c *call) relay() {
+	if v := c.panicked; v != nil {
+		c.panicked = nil
+		panic(v)
+	}
+}
+
+// await runs op as a call on a goroutine of its own and returns when op has
+// returned or ctx has ended, whichever is first (see call): when op is
+// abandoned, with an error wrapping both ErrNotInTime and ctx's error. While
+// maxAbandoned operations are abandoned, await refuses to start another and
+// returns ErrNotInTime. When ctx has ended before op could start, await
+// returns ctx's error alone. So op may still be running exactly when the
+// error wraps ErrNotInTime.
 func (r *Root) await(ctx context.Context, op func()) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -45,36 +123,10 @@ func (r *Root) await(ctx context.Context, op func()) error {
 		op() // nothing can end the wait
 		return nil
 	}
-	if r.abandoned.Load() >= maxAbandoned {
+	if !r.mayStart() {
 		return ErrNotInTime
 	}
-	var (
-		state    atomic.Int32
-		done     = make(chan struct{})
-		panicked any
-	)
-	go func() {
-		defer func() {
-			panicked = recover()
-			if !state.CompareAndSwap(running, finished) {
-				r.abandoned.Add(-1)
-			}
-			close(done)
-		}()
-		op()
-	}()
-	select {
-	case <-done:
-	case <-ctx.Done():
-		r.abandoned.Add(1)
-		if state.CompareAndSwap(running, abandoned) {
-			return fmt.Errorf("%w: %w", ErrNotInTime, ctx.Err())
-		}
-		r.abandoned.Add(-1) // op finished meanwhile
-		<-done
-	}
-	if panicked != nil {
-		panic(panicked)
-	}
-	return nil
+	c := r.newCall()
+	go c.run(op)
+	return c.wait(ctx)
 }

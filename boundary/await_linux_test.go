@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"practice-notes/boundary/fusetest"
+	"practice-notes/internal/seam"
 )
 
 // A read that blocks in the kernel for ever, on a FUSE mount that never
@@ -106,8 +107,8 @@ func TestStuckWalkIsAbandoned(t *testing.T) {
 	_, rootDir := fixture(t)
 	r := open(t, rootDir)
 	release := make(chan struct{})
-	r.injectFaults(func(ctx context.Context, op Op, name string) error {
-		if op == ListDir {
+	r.injectFaults(func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ListDir {
 			<-release // ignores ctx, as a system call would
 		}
 		return nil

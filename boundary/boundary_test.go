@@ -87,37 +87,37 @@ func TestReadFileRefusals(t *testing.T) {
 		name string
 		want error
 	}{
-		{"../outside.md", ErrInvalidName},
-		{outside, ErrInvalidName},
-		{"/etc/passwd", ErrInvalidName},
-		{"sub/../../outside.md", ErrInvalidName},
-		{"../notes-evil/evil.md", ErrInvalidName},
-		{"./a.md", ErrInvalidName},
-		{"sub//b.txt", ErrInvalidName},
-		{"sub\\b.txt", ErrInvalidName},
-		{"a.md\x00", ErrInvalidName},
-		{"C:a.md", ErrInvalidName},
-		{"", ErrInvalidName},
-		{"link-out.md", ErrSymlink},
-		{"link-rel.md", ErrSymlink},
-		{"link-in.md", ErrSymlink},
-		{"linkdir/secret.md", ErrSymlink},
-		{"chain.md", ErrSymlink},
-		{"dangling.md", ErrSymlink},
-		{"zero.md", ErrSymlink},
-		{"fifo.md", ErrNotRegular},
-		{"dir.md", ErrNotRegular},
-		{"big.md", ErrTooLarge},
-		{"nulbyte.md", ErrNotText},
-		{"latin1.md", ErrNotText},
-		{"linked.md", ErrHardLinks},
-		{"script.sh", ErrNotNote},
+		{"../outside.md", errInvalidName},
+		{outside, errInvalidName},
+		{"/etc/passwd", errInvalidName},
+		{"sub/../../outside.md", errInvalidName},
+		{"../notes-evil/evil.md", errInvalidName},
+		{"./a.md", errInvalidName},
+		{"sub//b.txt", errInvalidName},
+		{"sub\\b.txt", errInvalidName},
+		{"a.md\x00", errInvalidName},
+		{"C:a.md", errInvalidName},
+		{"", errInvalidName},
+		{"link-out.md", errSymlink},
+		{"link-rel.md", errSymlink},
+		{"link-in.md", errSymlink},
+		{"linkdir/secret.md", errSymlink},
+		{"chain.md", errSymlink},
+		{"dangling.md", errSymlink},
+		{"zero.md", errSymlink},
+		{"fifo.md", errNotRegular},
+		{"dir.md", errNotRegular},
+		{"big.md", errTooLarge},
+		{"nulbyte.md", errNotText},
+		{"latin1.md", errNotText},
+		{"linked.md", errHardLinks},
+		{"script.sh", errNotNote},
 		{"missing.md", ErrNotFound},
 		{"sub/missing.md", ErrNotFound},
 		{"missing/b.md", ErrNotFound},
-		{"a.md/b.md", ErrUnreadable},
-		{"sub/link.md", ErrSymlink},
-		{"linkdir/deeper/secret.md", ErrSymlink},
+		{"a.md/b.md", errUnreadable},
+		{"sub/link.md", errSymlink},
+		{"linkdir/deeper/secret.md", errSymlink},
 	}
 	symlink(outside, "sub/link.md")
 	eachOpenPath(t, r, func(t *testing.T) {
@@ -204,14 +204,14 @@ func TestWalk(t *testing.T) {
 	want := &Listing{
 		Notes: notes("a.md", "a.txt", "a/z.md", "limit.md", "sub/b.txt"),
 		Skipped: []Skipped{
-			{"a/big.txt", ErrTooLarge},
-			{"big.md", ErrTooLarge},
-			{"fifo.md", ErrNotRegular},
-			{"link-out.md", ErrSymlink},
-			{"linkdir", ErrSymlink},
-			{"linked.md", ErrHardLinks},
-			{"sub/twin1.md", ErrHardLinks},
-			{"sub/twin2.md", ErrHardLinks},
+			{"a/big.txt", errTooLarge},
+			{"big.md", errTooLarge},
+			{"fifo.md", errNotRegular},
+			{"link-out.md", errSymlink},
+			{"linkdir", errSymlink},
+			{"linked.md", errHardLinks},
+			{"sub/twin1.md", errHardLinks},
+			{"sub/twin2.md", errHardLinks},
 		},
 	}
 	if diff := cmp.Diff(want, got, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreUnexported(Note{})); diff != "" {
@@ -282,13 +282,13 @@ func TestSwapBetweenWalkAndRead(t *testing.T) {
 		swap func(t *testing.T, path string) error
 		want error
 	}{
-		{"symlink outside", func(_ *testing.T, p string) error { return os.Symlink(filepath.Join(base, "outside.md"), p) }, ErrSymlink},
-		{"symlink inside", func(_ *testing.T, p string) error { return os.Symlink("sub/b.txt", p) }, ErrSymlink},
-		{"fifo", func(t *testing.T, p string) error { mkfifo(t, p); return nil }, ErrNotRegular},
-		{"directory", func(_ *testing.T, p string) error { return os.Mkdir(p, 0o755) }, ErrNotRegular},
+		{"symlink outside", func(_ *testing.T, p string) error { return os.Symlink(filepath.Join(base, "outside.md"), p) }, errSymlink},
+		{"symlink inside", func(_ *testing.T, p string) error { return os.Symlink("sub/b.txt", p) }, errSymlink},
+		{"fifo", func(t *testing.T, p string) error { mkfifo(t, p); return nil }, errNotRegular},
+		{"directory", func(_ *testing.T, p string) error { return os.Mkdir(p, 0o755) }, errNotRegular},
 		{"large file", func(_ *testing.T, p string) error {
 			return os.WriteFile(p, bytes.Repeat([]byte("z"), 10<<20), 0o644)
-		}, ErrTooLarge},
+		}, errTooLarge},
 	}
 	for _, s := range swaps {
 		t.Run(s.name, func(t *testing.T) {
@@ -356,8 +356,8 @@ func TestSwapNestedBetweenWalkAndRead(t *testing.T) {
 				t.Fatal(err)
 			}
 			data, err := r.ReadNote(context.Background(), tt.note)
-			if !errors.Is(err, ErrSymlink) || data != nil {
-				t.Fatalf("after the swap: ReadNote(%q) = %q, %v; want %v", tt.note, data, err, ErrSymlink)
+			if !errors.Is(err, errSymlink) || data != nil {
+				t.Fatalf("after the swap: ReadNote(%q) = %q, %v; want %v", tt.note, data, err, errSymlink)
 			}
 		})
 	}

@@ -40,7 +40,7 @@ func TestReadFileBuffer(t *testing.T) {
 				t.Errorf("Read(%q) did not use the buffer it was given", name)
 			}
 		}
-		for name, reason := range map[string]error{"over.md": ErrTooLarge, "nulbyte.md": ErrNotText, "link.md": ErrSymlink, "../outside.md": ErrInvalidName} {
+		for name, reason := range map[string]error{"over.md": errTooLarge, "nulbyte.md": errNotText, "link.md": errSymlink, "../outside.md": errInvalidName} {
 			got, _, err := rd.Read(ctx, Note{Name: name}, buf)
 			if !errors.Is(err, reason) || got != nil {
 				t.Errorf("Read(%q, cap %d) = %q, %v; want %v", name, cap(buf), got, err, reason)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 
+	"practice-notes/internal/seam"
+
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
@@ -25,16 +27,16 @@ func TestFaultHook(t *testing.T) {
 		mu    sync.Mutex // the hook is called concurrently
 		calls []string
 	)
-	r.injectFaults(func(_ context.Context, op Op, name string) error {
+	r.injectFaults(func(_ context.Context, op seam.Op, name string) error {
 		mu.Lock()
-		calls = append(calls, map[Op]string{ListDir: "list", ReadFile: "read", Opened: "opened"}[op]+" "+name)
+		calls = append(calls, map[seam.Op]string{seam.ListDir: "list", seam.ReadFile: "read", seam.Opened: "opened"}[op]+" "+name)
 		mu.Unlock()
 		switch {
-		case op == ReadFile && name == "a.md":
+		case op == seam.ReadFile && name == "a.md":
 			return &fs.PathError{Op: "open", Path: "/INJECTED/a.md", Err: fs.ErrPermission}
-		case op == ReadFile && name == "sub/b.txt":
+		case op == seam.ReadFile && name == "sub/b.txt":
 			return fs.ErrNotExist
-		case op == ListDir && name == "closed":
+		case op == seam.ListDir && name == "closed":
 			return fs.ErrPermission
 		}
 		return nil
@@ -45,7 +47,7 @@ func TestFaultHook(t *testing.T) {
 	}
 	want := &Listing{
 		Notes:   notes("a.md", "sub/b.txt"),
-		Skipped: []Skipped{{"closed", ErrUnreadable}},
+		Skipped: []Skipped{{"closed", errUnreadable}},
 	}
 	if diff := cmp.Diff(want, listing, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreUnexported(Note{})); diff != "" {
 		t.Errorf("Walk mismatch (-want +got):\n%s", diff)
@@ -54,7 +56,7 @@ func TestFaultHook(t *testing.T) {
 		name string
 		want error
 	}{
-		{"a.md", ErrUnreadable},
+		{"a.md", errUnreadable},
 		{"sub/b.txt", ErrNotFound},
 	} {
 		data, err := r.ReadNote(context.Background(), tt.name)
@@ -93,8 +95,8 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 				t.Fatal(err)
 			}
 			r := open(t, rootDir)
-			r.injectFaults(func(ctx context.Context, op Op, n string) error {
-				if op == Opened && n == name {
+			r.injectFaults(func(ctx context.Context, op seam.Op, n string) error {
+				if op == seam.Opened && n == name {
 					if err := os.Remove(p); err != nil {
 						t.Error(err)
 					}
@@ -111,8 +113,8 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 		p := filepath.Join(rootDir, "note.md")
 		write(t, p, "first\n")
 		r := open(t, rootDir)
-		r.injectFaults(func(ctx context.Context, op Op, n string) error {
-			if op == Opened && n == "note.md" {
+		r.injectFaults(func(ctx context.Context, op seam.Op, n string) error {
+			if op == seam.Opened && n == "note.md" {
 				write(t, p+".new", "second\n")
 				if err := os.Rename(p+".new", p); err != nil {
 					t.Error(err)
@@ -145,16 +147,16 @@ func TestSwappedAfterWalk(t *testing.T) {
 			if err != nil || len(listing.Notes) != 1 {
 				t.Fatalf("Walk = %+v, %v; want the one note", listing, err)
 			}
-			r.injectFaults(func(ctx context.Context, op Op, n string) error {
+			r.injectFaults(func(ctx context.Context, op seam.Op, n string) error {
 				switch {
-				case op == ReadFile && n == name:
+				case op == seam.ReadFile && n == name:
 					if err := os.Link(secret, p+".tmp"); err != nil {
 						t.Error(err)
 					}
 					if err := os.Rename(p+".tmp", p); err != nil {
 						t.Error(err)
 					}
-				case op == Opened && n == name:
+				case op == seam.Opened && n == name:
 					if err := os.Remove(p); err != nil {
 						t.Error(err)
 					}
@@ -170,6 +172,3 @@ func TestSwappedAfterWalk(t *testing.T) {
 		})
 	}
 }
-
-// injectFaults installs h on r, which must not be in use yet.
-func (r *Root) injectFaults(h FaultHook) { r.faults = h }

@@ -107,11 +107,11 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := append([]error{ErrInvalidName, ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrNotNote, ErrUnreadable, ErrHidden, ErrTooDeep, ErrMountPoint, ErrNameNotUTF8, ErrNameTooLong}, osReasons...)
+	known := append([]error{errInvalidName, ErrNotFound, errSymlink, errHardLinks, errTooLarge, errNotRegular, errNotText, errNotNote, errUnreadable, errHidden, errTooDeep, errMountPoint, errNameNotUTF8, errNameTooLong}, osReasons...)
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {
-		checkErr := CheckName(name)
+		checkErr := checkName(name)
 		native := filepath.FromSlash(name)
 		local := filepath.IsLocal(native) && !strings.ContainsAny(name, "\\\x00") && path.Clean(name) == name
 		// The note rule: no element starting with a dot, at most MaxDepth
@@ -123,17 +123,17 @@ func FuzzCheckName(f *testing.F) {
 		}
 		ruled = ruled && len(name) <= 4095 && utf8.ValidString(name)
 		if checkErr == nil {
-			if !local || !ruled || strings.HasPrefix(name, "/") || !IsNoteName(name) {
-				t.Fatalf("CheckName accepted %q, which the reference refuses", name)
+			if !local || !ruled || strings.HasPrefix(name, "/") || !isNoteName(name) {
+				t.Fatalf("checkName accepted %q, which the reference refuses", name)
 			}
 			joined := filepath.Join(rootDir, native)
 			if !strings.HasPrefix(joined, rootDir+string(filepath.Separator)) {
 				t.Fatalf("accepted %q resolves to %q, outside %q", name, joined, rootDir)
 			}
-		} else if local && ruled && IsNoteName(name) && !(len(name) >= 2 && name[1] == ':') {
+		} else if local && ruled && isNoteName(name) && !(len(name) >= 2 && name[1] == ':') {
 			// Local, clean and a note name, without what would be a drive
 			// letter on Windows: nothing should refuse it.
-			t.Fatalf("CheckName refused %q, which the reference accepts: %v", name, checkErr)
+			t.Fatalf("checkName refused %q, which the reference accepts: %v", name, checkErr)
 		}
 
 		data, err := root.ReadNote(ctx, name)
@@ -151,7 +151,7 @@ func FuzzCheckName(f *testing.F) {
 			return
 		}
 		if checkErr != nil {
-			t.Fatalf("ReadNote(%q) read a name CheckName refuses", name)
+			t.Fatalf("ReadNote(%q) read a name checkName refuses", name)
 		}
 		if bytes.Contains(data, []byte(fuzzSecret)) {
 			t.Fatalf("ReadNote(%q) returned a file from outside the root", name)

@@ -55,9 +55,9 @@ func TestMountPointsAreNotCrossed(t *testing.T) {
 	want := &Listing{
 		Notes: notes("a.md"),
 		Skipped: []Skipped{
-			{"file.md", ErrMountPoint},
-			{"mnt", ErrMountPoint},
-			{"tmp", ErrMountPoint},
+			{"file.md", errMountPoint},
+			{"mnt", errMountPoint},
+			{"tmp", errMountPoint},
 		},
 	}
 	if diff := cmp.Diff(want, listing, cmp.Comparer(func(a, b error) bool { return a == b }), cmpopts.IgnoreUnexported(Note{})); diff != "" {
@@ -65,8 +65,8 @@ func TestMountPointsAreNotCrossed(t *testing.T) {
 	}
 	for _, name := range []string{"file.md", "mnt/secret.md", "mnt/sub/deep.md", "tmp/other.md"} {
 		data, err := r.ReadNote(ctx, name)
-		if !errors.Is(err, ErrMountPoint) || data != nil {
-			t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
+		if !errors.Is(err, errMountPoint) || data != nil {
+			t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, errMountPoint)
 		}
 	}
 	// An EXDEV on these names is a mount, not a directory moved away.
@@ -97,8 +97,8 @@ func TestMountPointsAreNotCrossed(t *testing.T) {
 		}
 		for _, name := range []string{"file.md", "mnt/secret.md", "mnt/sub/deep.md", "tmp/other.md"} {
 			data, err := r.ReadNote(ctx, name)
-			if !errors.Is(err, ErrMountPoint) || data != nil {
-				t.Errorf("without openat2, mount IDs from source %d: ReadNote(%q) = %q, %v; want %v", src, name, data, err, ErrMountPoint)
+			if !errors.Is(err, errMountPoint) || data != nil {
+				t.Errorf("without openat2, mount IDs from source %d: ReadNote(%q) = %q, %v; want %v", src, name, data, err, errMountPoint)
 			}
 		}
 		if data, err := r.ReadNote(ctx, "a.md"); err != nil || string(data) != "inside\n" {
@@ -147,7 +147,7 @@ func TestMountMadeBetweenWalksIsSeen(t *testing.T) {
 	}
 	walk("after two bind mounts", &Listing{
 		Notes:   notes("a.md"),
-		Skipped: []Skipped{{"file.md", ErrMountPoint}, {"mnt", ErrMountPoint}},
+		Skipped: []Skipped{{"file.md", errMountPoint}, {"mnt", errMountPoint}},
 	})
 	first := r.mountPoints()
 	if again := r.mountPoints(); len(first) != 2 || reflect.ValueOf(again).UnsafePointer() != reflect.ValueOf(first).UnsafePointer() {

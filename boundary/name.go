@@ -19,7 +19,7 @@ const (
 	maxElemBytes = 255
 )
 
-// CheckName reports whether name is acceptable as a note name: a non-empty,
+// checkName reports whether name is acceptable as a note name: a non-empty,
 // slash-separated path relative to the root with no "." or ".." element,
 // backslash, NUL byte, drive letter or empty element, ending in a note
 // extension, with no element starting with a dot (see isHidden) and in a
@@ -30,42 +30,42 @@ const (
 // With the type and size checks of checkInfo, this is the one rule of what a
 // note is: a walk lists exactly the names it accepts (walking never enters a
 // hidden directory nor one deeper than MaxDepth), and a read refuses the rest.
-func CheckName(name string) error {
+func checkName(name string) error {
 	if name == "" || strings.ContainsAny(name, "\\\x00") ||
 		strings.HasPrefix(name, "/") || hasDriveLetter(name) {
-		return refuse(name, ErrInvalidName, nil)
+		return refuse(name, errInvalidName, nil)
 	}
 	long := len(name) > maxNameBytes
 	for _, elem := range strings.Split(name, "/") {
 		if elem == "" || elem == "." || elem == ".." {
-			return refuse(name, ErrInvalidName, nil)
+			return refuse(name, errInvalidName, nil)
 		}
 		long = long || len(elem) > maxElemBytes
 	}
 	if !filepath.IsLocal(filepath.FromSlash(name)) {
-		return refuse(name, ErrInvalidName, nil)
+		return refuse(name, errInvalidName, nil)
 	}
 	// Before the other rules, so that the walk and a read give these
 	// names the same reason: a client shown "\xff.md" as U+FFFD could
 	// otherwise read or be credited with another note, really so named.
 	if !utf8.ValidString(name) {
-		return refuse(name, ErrNameNotUTF8, nil)
+		return refuse(name, errNameNotUTF8, nil)
 	}
 	if long {
-		return refuse(name, ErrNameTooLong, nil)
+		return refuse(name, errNameTooLong, nil)
 	}
-	if !IsNoteName(name) {
-		return refuse(name, ErrNotNote, nil)
+	if !isNoteName(name) {
+		return refuse(name, errNotNote, nil)
 	}
 	depth := 0
 	for elem := range strings.SplitSeq(name, "/") {
 		if isHidden(elem) {
-			return refuse(name, ErrHidden, nil)
+			return refuse(name, errHidden, nil)
 		}
 		depth++
 	}
 	if depth-1 > MaxDepth {
-		return refuse(name, ErrTooDeep, nil)
+		return refuse(name, errTooDeep, nil)
 	}
 	return nil
 }
@@ -80,8 +80,8 @@ func hasDriveLetter(name string) bool {
 		('a' <= name[0]|0x20 && name[0]|0x20 <= 'z')
 }
 
-// IsNoteName reports whether name has one of the note extensions.
-func IsNoteName(name string) bool {
+// isNoteName reports whether name has one of the note extensions.
+func isNoteName(name string) bool {
 	switch strings.ToLower(path.Ext(name)) {
 	case ".md", ".markdown", ".txt":
 		return true
@@ -93,7 +93,7 @@ func IsNoteName(name string) bool {
 // that is not part of valid UTF-8 written as \xHH. A JSON encoder would
 // replace such a byte with U+FFFD, making the name of a file skipped as
 // not UTF-8 look like that of a note really named so; a name holding a
-// backslash is never a note (CheckName), so a shown name cannot be
+// backslash is never a note (checkName), so a shown name cannot be
 // mistaken for one.
 func shownName(name string) string {
 	if utf8.ValidString(name) {

@@ -81,13 +81,13 @@ func TestWindowsNameRulesCoverEveryElement(t *testing.T) {
 
 // A read of a name Windows would open as a device, a stream or another
 // file is refused before anything is opened, whichever check refuses it
-// first (CheckName refuses some through filepath.IsLocal).
+// first (checkName refuses some through filepath.IsLocal).
 func TestWindowsReadRefusesNames(t *testing.T) {
 	_, rootDir := fixture(t)
 	r := open(t, rootDir)
 	for _, name := range []string{"CON.md", "nul.txt", "com1.md", "sub/aux.md", "lpt¹.md", "a.md./x.md", "nul/note.md", "a:b.md", "note.md:s.md"} {
 		data, err := r.ReadNote(context.Background(), name)
-		if err == nil || !(errors.Is(err, errWindowsName) || errors.Is(err, ErrInvalidName)) {
+		if err == nil || !(errors.Is(err, errWindowsName) || errors.Is(err, errInvalidName)) {
 			t.Errorf("ReadNote(%q) = %q, %v; want a refusal of the name", name, data, err)
 		}
 	}

@@ -70,11 +70,11 @@ func TestNameRuleKernelLimits(t *testing.T) {
 		skipped[s.Name] = s.Reason
 	}
 	for name, want := range map[string]error{
-		tooLong:          ErrNameTooLong,
-		`\xff.md`:        ErrNameNotUTF8,
-		`\xfe.md`:        ErrNameNotUTF8,
-		`\xffdir`:        ErrNameNotUTF8,
-		`sub/ok\xe9.txt`: ErrNameNotUTF8,
+		tooLong:          errNameTooLong,
+		`\xff.md`:        errNameNotUTF8,
+		`\xfe.md`:        errNameNotUTF8,
+		`\xffdir`:        errNameNotUTF8,
+		`sub/ok\xe9.txt`: errNameNotUTF8,
 	} {
 		if skipped[name] != want {
 			t.Errorf("Walk skipped %.40q with %v; want %v", name, skipped[name], want)
@@ -87,10 +87,10 @@ func TestNameRuleKernelLimits(t *testing.T) {
 		for name, want := range map[string]error{
 			longest:         nil,
 			"\uFFFD.md":     nil,
-			tooLong:         ErrNameTooLong,
-			"\xff.md":       ErrNameNotUTF8,
-			"\xfe.md":       ErrNameNotUTF8,
-			"\xffdir/in.md": ErrNameNotUTF8,
+			tooLong:         errNameTooLong,
+			"\xff.md":       errNameNotUTF8,
+			"\xfe.md":       errNameNotUTF8,
+			"\xffdir/in.md": errNameNotUTF8,
 		} {
 			data, err := r.ReadNote(ctx, name)
 			switch {
@@ -102,8 +102,8 @@ func TestNameRuleKernelLimits(t *testing.T) {
 		}
 	})
 	for _, name := range []string{strings.Repeat("e", maxElemBytes+1) + ".md", "a/" + strings.Repeat("e", maxElemBytes-2) + ".md/b.md"} {
-		if err := CheckName(name); !errors.Is(err, ErrNameTooLong) {
-			t.Errorf("CheckName(an element of %d bytes) = %v; want %v", maxElemBytes+1, err, ErrNameTooLong)
+		if err := checkName(name); !errors.Is(err, errNameTooLong) {
+			t.Errorf("checkName(an element of %d bytes) = %v; want %v", maxElemBytes+1, err, errNameTooLong)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"practice-notes/internal/seam"
 )
 
 // ReadNote returns the contents of the note called name, a slash-separated
@@ -36,12 +38,12 @@ func (r *Root) startRead(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	if err := CheckName(name); err != nil {
+	if err := checkName(name); err != nil {
 		return err
 	}
 	// The fault hook runs on the caller's goroutine, as code of the caller
 	// would: a hook that ignores ctx holds the call (tests rely on it).
-	if err := r.fault(ctx, ReadFile, name); err != nil {
+	if err := r.fault(ctx, seam.ReadFile, name); err != nil {
 		return refuse(name, classify(err), err)
 	}
 	return nil
@@ -69,13 +71,13 @@ func readChecked(name string, read func([]byte) (int, error), size int64, buf []
 	}
 	data, err := readLimited(read, buf[:0], size)
 	if err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
+		return nil, refuse(name, errUnreadable, err)
 	}
 	if len(data) > MaxFileSize {
-		return nil, refuse(name, ErrTooLarge, nil)
+		return nil, refuse(name, errTooLarge, nil)
 	}
-	if !IsText(data) {
-		return nil, refuse(name, ErrNotText, nil)
+	if !isText(data) {
+		return nil, refuse(name, errNotText, nil)
 	}
 	return data, nil
 }
@@ -117,13 +119,13 @@ func readLimited(read func([]byte) (int, error), buf []byte, size int64) ([]byte
 func checkInfo(info fs.FileInfo) error {
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		return ErrSymlink
+		return errSymlink
 	case !info.Mode().IsRegular():
-		return ErrNotRegular
+		return errNotRegular
 	case info.Size() > MaxFileSize:
-		return ErrTooLarge
+		return errTooLarge
 	case linkCount(info) > 1:
-		return ErrHardLinks
+		return errHardLinks
 	}
 	return nil
 }
@@ -134,11 +136,11 @@ func classify(err error) error {
 	case errors.Is(err, fs.ErrNotExist):
 		return ErrNotFound
 	case errors.Is(err, syscall.EXDEV):
-		return ErrMountPoint
+		return errMountPoint
 	case isLinkErr(err):
-		return ErrSymlink
+		return errSymlink
 	case strings.Contains(err.Error(), "path escapes from parent"):
-		return ErrSymlink
+		return errSymlink
 	}
-	return ErrUnreadable
+	return errUnreadable
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"practice-notes/internal/seam"
 )
 
 // noteFlags open a note or a directory on the way to one: read-only, never
@@ -29,7 +31,7 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // O_NOFOLLOW relative to the directory opened before it, starting from the
 // same handle, and each element opened must be on the root's own mount
 // (see stayOnMount), as RESOLVE_NO_XDEV makes sure. An element is one name inside its directory, never "." or
-// ".." and never holding a "/" (CheckName), and a link is never followed,
+// ".." and never holding a "/" (checkName), and a link is never followed,
 // so every step stays inside the tree below the root handle: this is the
 // walk os.Root itself makes, without following links. As with os.Root, a
 // directory moved out of the root while this one read is resolving its
@@ -59,22 +61,22 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 		return nil, refuse(name, classify(err), err)
 	}
 	defer syscall.Close(fd)
-	if err := r.fault(ctx, Opened, name); err != nil {
+	if err := r.fault(ctx, seam.Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	var st syscall.Stat_t
 	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
+		return nil, refuse(name, errUnreadable, err)
 	}
 	switch {
 	case uint64(st.Dev) != r.mount.dev:
-		return nil, refuse(name, ErrMountPoint, nil)
+		return nil, refuse(name, errMountPoint, nil)
 	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
-		return nil, refuse(name, ErrNotRegular, nil)
+		return nil, refuse(name, errNotRegular, nil)
 	case st.Size > MaxFileSize:
-		return nil, refuse(name, ErrTooLarge, nil)
+		return nil, refuse(name, errTooLarge, nil)
 	case st.Nlink > 1:
-		return nil, refuse(name, ErrHardLinks, nil)
+		return nil, refuse(name, errHardLinks, nil)
 	}
 	if seen == (Stamp{}) || statStamp(&st) != seen {
 		if err := r.sameAsName(name, &st); err != nil {
@@ -108,11 +110,11 @@ func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
 	at, ok := info.Sys().(*syscall.Stat_t)
 	switch {
 	case info.Mode()&fs.ModeSymlink != 0:
-		return refuse(name, ErrSymlink, nil)
+		return refuse(name, errSymlink, nil)
 	case !ok || at.Dev != st.Dev || at.Ino != st.Ino:
 		return refuse(name, ErrNotFound, nil) // replaced since it was opened
 	case at.Nlink > 1:
-		return refuse(name, ErrHardLinks, nil)
+		return refuse(name, errHardLinks, nil)
 	}
 	return nil
 }

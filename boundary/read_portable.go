@@ -8,6 +8,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"practice-notes/internal/seam"
 )
 
 // readNote reads the note called name, a checked name, through os.Root.
@@ -23,7 +25,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 			return nil, refuse(name, classify(err), err)
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return nil, refuse(name, ErrSymlink, nil)
+			return nil, refuse(name, errSymlink, nil)
 		}
 	}
 	native := filepath.FromSlash(name)
@@ -39,12 +41,12 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 		return nil, refuse(name, classify(err), err)
 	}
 	defer f.Close()
-	if err := r.fault(ctx, Opened, name); err != nil {
+	if err := r.fault(ctx, seam.Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	info, err := f.Stat()
 	if err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
+		return nil, refuse(name, errUnreadable, err)
 	}
 	if err := checkInfo(info); err != nil {
 		return nil, refuse(name, err, nil)
@@ -53,7 +55,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	// (os.Root follows links that stay inside the root); only the very file
 	// that was seen as a regular file at that name is accepted.
 	if !os.SameFile(info, linfo) {
-		return nil, refuse(name, ErrSymlink, nil)
+		return nil, refuse(name, errSymlink, nil)
 	}
 	return readChecked(name, f.Read, info.Size(), buf)
 }

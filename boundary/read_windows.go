@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"syscall"
+
+	"practice-notes/internal/seam"
 )
 
 // readNote reads the note called name, a checked name, through os.Root.
@@ -36,7 +38,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 			return nil, refuse(name, classify(err), err)
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
-			return nil, refuse(name, ErrSymlink, nil)
+			return nil, refuse(name, errSymlink, nil)
 		}
 		if err := attributeRefusal(attributes(info)); err != nil {
 			return nil, refuse(name, err, nil)
@@ -48,12 +50,12 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 		return nil, refuse(name, classify(err), err)
 	}
 	defer f.Close()
-	if err := r.fault(ctx, Opened, name); err != nil {
+	if err := r.fault(ctx, seam.Opened, name); err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
 	opened, err := handleInfo(f)
 	if err != nil {
-		return nil, refuse(name, ErrUnreadable, err)
+		return nil, refuse(name, errUnreadable, err)
 	}
 	if err := opened.check(); err != nil {
 		return nil, refuse(name, err, nil)
@@ -66,7 +68,7 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	case !opened.sameFile(&again):
 		return nil, refuse(name, ErrNotFound, nil) // replaced since it was opened
 	case again.NumberOfLinks > 1:
-		return nil, refuse(name, ErrHardLinks, nil)
+		return nil, refuse(name, errHardLinks, nil)
 	}
 	size := int64(opened.FileSizeHigh)<<32 | int64(opened.FileSizeLow)
 	return readChecked(name, f.Read, size, buf)
@@ -99,7 +101,7 @@ func (r *Root) entryRefusal(rel string, e fs.DirEntry) error {
 	}
 	attrs := attributes(info)
 	isDir := attrs&syscall.FILE_ATTRIBUTE_DIRECTORY != 0
-	if !isDir && !IsNoteName(e.Name()) {
+	if !isDir && !isNoteName(e.Name()) {
 		return nil // not a note; not worth reporting
 	}
 	if !windowsNameOK(e.Name()) {

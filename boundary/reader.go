@@ -1,10 +1,6 @@
 package boundary
 
-import (
-	"context"
-	"fmt"
-	"sync/atomic"
-)
+import "context"
 
 // A Reader reads notes one after another into buffers its caller reuses,
 // on a goroutine of its own that is kept from one read to the next. Like
@@ -21,11 +17,11 @@ type Reader struct {
 // NewReader returns a Reader of notes under r.
 func (r *Root) NewReader() *Reader { return &Reader{root: r} }
 
-// readWorker is the goroutine of a Reader.
+// readWorker is the goroutine of a Reader, each read on it a call.
 type readWorker struct {
-	req   chan readReq
-	resp  chan readResp
-	state atomic.Int32 // of the read in progress: running, finished or abandoned
+	req chan readReq
+	c   *call
+	res readResp // of the last read, for its caller once c's token is sent
 }
 
 type readReq struct {
@@ -35,10 +31,9 @@ type readReq struct {
 }
 
 type readResp struct {
-	data     []byte
-	stamp    Stamp
-	err      error
-	panicked any
+	data  []byte
+	stamp Stamp
+	err   error
 }
 
 // Read returns the contents of the note n, read into buf's
@@ -64,35 +59,26 @@ func (rd *Reader) Read(ctx context.Context, n Note, buf []byte) ([]byte, Stamp, 
 		data, err := r.readNote(ctx, name, n.seen, buf, &st) // nothing can end the wait
 		return data, st, err
 	}
-	if r.abandoned.Load() >= maxAbandoned {
+	if !r.mayStart() {
 		return nil, Stamp{}, refuse(name, ErrNotInTime, ErrNotInTime)
 	}
 	w := rd.w
 	if w == nil {
-		w = &readWorker{req: make(chan readReq), resp: make(chan readResp, 1)}
+		w = &readWorker{req: make(chan readReq), c: r.newCall()}
 		go w.run(r)
 		rd.w = w
 	}
-	w.state.Store(running)
+	w.c.reuse()
 	w.req <- readReq{ctx, n, buf}
-	var res readResp
-	select {
-	case res = <-w.resp:
-	case <-ctx.Done():
-		r.abandoned.Add(1)
-		if w.state.CompareAndSwap(running, abandoned) {
-			// The worker ends when its read returns; the next read starts
-			// another.
-			close(w.req)
-			rd.w = nil
-			return nil, Stamp{}, notInTime(name, fmt.Errorf("%w: %w", ErrNotInTime, ctx.Err()))
-		}
-		r.abandoned.Add(-1) // the read finished meanwhile
-		res = <-w.resp
+	if err := w.c.wait(ctx); err != nil {
+		// The worker ends when its read returns; the next read starts
+		// another.
+		close(w.req)
+		rd.w = nil
+		return nil, Stamp{}, notInTime(name, err)
 	}
-	if res.panicked != nil {
-		panic(res.panicked)
-	}
+	res := w.res
+	w.res = readResp{}
 	return res.data, res.stamp, res.err
 }
 
@@ -108,22 +94,12 @@ func (rd *Reader) Close() {
 // run serves reads until req is closed or a read is abandoned.
 func (w *readWorker) run(r *Root) {
 	for q := range w.req {
-		res := w.read(r, q)
-		if !w.state.CompareAndSwap(running, finished) {
-			r.abandoned.Add(-1) // abandoned: nobody waits for res
-			return
+		if !w.c.run(func() {
+			var st Stamp
+			data, err := r.readNote(q.ctx, q.note.Name, q.note.seen, q.buf, &st)
+			w.res = readResp{data: data, stamp: st, err: err}
+		}) {
+			return // abandoned: nobody waits for w.res
 		}
-		w.resp <- res
 	}
-}
-
-func (w *readWorker) read(r *Root, q readReq) (res readResp) {
-	defer func() {
-		if v := recover(); v != nil {
-			res = readResp{panicked: v}
-		}
-	}()
-	var st Stamp
-	data, err := r.readNote(q.ctx, q.note.Name, q.note.seen, q.buf, &st)
-	return readResp{data: data, stamp: st, err: err}
 }

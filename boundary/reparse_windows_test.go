@@ -65,7 +65,7 @@ func TestWindowsDirectorySymlink(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(link, "secret.md")); err != nil {
 		t.Skipf("os.Symlink reported success but the link does not lead anywhere: %v", err)
 	}
-	checkRefused(t, rootDir, "linkdir/secret.md", "linkdir", ErrSymlink)
+	checkRefused(t, rootDir, "linkdir/secret.md", "linkdir", errSymlink)
 }
 
 // A note whose data is offline, as a OneDrive placeholder's is, is refused
@@ -97,7 +97,7 @@ func TestWindowsHardLink(t *testing.T) {
 	if err := os.Link(filepath.Join(base, "outside.md"), filepath.Join(rootDir, "hard.md")); err != nil {
 		t.Fatal(err)
 	}
-	checkRefused(t, rootDir, "hard.md", "hard.md", ErrHardLinks)
+	checkRefused(t, rootDir, "hard.md", "hard.md", errHardLinks)
 	r := open(t, rootDir)
 	if data, err := r.ReadNote(context.Background(), "a.md"); err != nil || !strings.Contains(string(data), "alpha") {
 		t.Errorf("ReadNote(a.md) = %q, %v; want the note", data, err)
@@ -127,12 +127,12 @@ func TestWindowsHandleRules(t *testing.T) {
 		want error
 	}{
 		{"note", note(func(*handle) {}), nil},
-		{"two links", note(func(d *handle) { d.NumberOfLinks = 2 }), ErrHardLinks},
-		{"too large", note(func(d *handle) { d.FileSizeLow = MaxFileSize + 1 }), ErrTooLarge},
-		{"over 4 GiB", note(func(d *handle) { d.FileSizeHigh = 1 }), ErrTooLarge},
-		{"directory", note(func(d *handle) { d.FileAttributes |= windows.FILE_ATTRIBUTE_DIRECTORY }), ErrNotRegular},
-		{"character device", note(func(d *handle) { d.kind = windows.FILE_TYPE_CHAR }), ErrNotRegular},
-		{"pipe", note(func(d *handle) { d.kind = windows.FILE_TYPE_PIPE }), ErrNotRegular},
+		{"two links", note(func(d *handle) { d.NumberOfLinks = 2 }), errHardLinks},
+		{"too large", note(func(d *handle) { d.FileSizeLow = MaxFileSize + 1 }), errTooLarge},
+		{"over 4 GiB", note(func(d *handle) { d.FileSizeHigh = 1 }), errTooLarge},
+		{"directory", note(func(d *handle) { d.FileAttributes |= windows.FILE_ATTRIBUTE_DIRECTORY }), errNotRegular},
+		{"character device", note(func(d *handle) { d.kind = windows.FILE_TYPE_CHAR }), errNotRegular},
+		{"pipe", note(func(d *handle) { d.kind = windows.FILE_TYPE_PIPE }), errNotRegular},
 		{"symbolic link", note(reparse(windows.IO_REPARSE_TAG_SYMLINK)), errReparsePoint},
 		{"junction", note(reparse(windows.IO_REPARSE_TAG_MOUNT_POINT)), errReparsePoint},
 		{"cloud file", note(reparse(0x9000001A)), errCloudFile},

@@ -10,9 +10,58 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"practice-notes/internal/seam"
 )
 
-// Root is an open notes directory. Its methods are safe for concurrent use.
+// Root is an open notes directory: [Root.Walk] lists its notes, and
+// [Root.ReadNote] and a [Reader] read them. Its methods are safe for
+// concurrent use.
+//
+// A Root guarantees that:
+//
+//   - every open is confined to the directory by [os.Root], so no name,
+//     symbolic link or concurrent rename can make it read a file outside;
+//   - a symbolic link is never followed, even one pointing inside;
+//   - on Linux, walks and reads stay on the directory's own file system: a
+//     mount point inside it (a bind mount of a directory or of one file
+//     included) is skipped by a walk and refused by a read;
+//   - one rule says what a note is, for a walk and a read alike: a
+//     relative name that is valid UTF-8, ends in .md, .markdown or .txt,
+//     holds no element starting with a dot, no "..", backslash, NUL byte
+//     or drive letter, and is at most [MaxDepth] directories deep, naming a
+//     regular file with exactly one hard link and at most [MaxFileSize]
+//     bytes of valid UTF-8 without NUL bytes. A name is refused before any
+//     system call; the file is checked on the opened file, so one swapped
+//     for a link, a FIFO or a larger file between listing and opening is
+//     caught;
+//   - an open never blocks (a FIFO cannot stall a read) and a read never
+//     takes more than MaxFileSize bytes, even from a file that is growing;
+//   - a walk examines at most [MaxEntries] entries;
+//   - a walk or a read returns by its context's deadline even when the
+//     file system never answers (a stalled network or FUSE mount), refused
+//     with [ErrNotInTime]: the system call is abandoned, not waited for,
+//     and while 64 abandoned calls wait on the kernel, further reads are
+//     refused at once;
+//   - a note's [Stamp] changes whenever its contents may have changed,
+//     except for the few changes that move no time (see Stamp);
+//   - nothing is ever written, created, renamed or removed: every open is
+//     read-only.
+//
+// It does not guarantee that:
+//
+//   - a directory moved out of the root while a read is resolving a name
+//     below it is not followed, as it could be by os.Root itself: no
+//     directory handle is kept from one read to the next;
+//   - outside Linux, a symbolic link swapped in for a directory while a
+//     read is in progress is not followed: os.Root follows one that stays
+//     inside the root, so such a race can at worst return another note
+//     from inside the root, never leave it;
+//   - outside Linux, a walk or a read stays on one file system: mounts are
+//     not looked for (on Windows a mount point is a reparse point, refused
+//     as every one is);
+//   - an abandoned call ever returns: it holds a goroutine and a
+//     descriptor until the kernel answers.
 type Root struct {
 	dir  string
 	root *os.Root
@@ -21,7 +70,7 @@ type Root struct {
 	// its descriptor without switching it to blocking mode.
 	dot     *os.File
 	dotConn syscall.RawConn
-	faults  FaultHook // nil outside tests; see Options
+	faults  seam.Hook // nil outside tests
 	mount   rootMount
 	// settle is how old a note's times must be before it is given a
 	// Stamp; zero gives none (see Stamp).
@@ -32,11 +81,14 @@ type Root struct {
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
-// is missing, is not a directory or cannot be read.
-func Open(dir string) (*Root, error) { return OpenOptions(dir, Options{}) }
-
-// OpenOptions is [Open] with opts applied.
-func OpenOptions(dir string, opts Options) (*Root, error) {
+// is missing, is not a directory or cannot be read. Only this module's
+// tests can make test options (see package seam), and the last given
+// applies; the program never passes any.
+func Open(dir string, test ...seam.Options) (*Root, error) {
+	var opts seam.Options
+	if len(test) > 0 {
+		opts = test[len(test)-1]
+	}
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)

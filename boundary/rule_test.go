@@ -72,14 +72,14 @@ func TestOneNoteRule(t *testing.T) {
 		t.Errorf("Walk lists (-) and ReadNote returns (+) different notes:\n%s", diff)
 	}
 	for name, want := range map[string]error{
-		".hidden.md":        ErrHidden,
-		".private/diary.md": ErrHidden,
-		"sub/.x/y.md":       ErrHidden,
-		"sub/..z.md":        ErrHidden,
-		deep(MaxDepth + 1):  ErrTooDeep,
-		"big.md":            ErrTooLarge,
-		"fifo.md":           ErrNotRegular,
-		"other.pdf":         ErrNotNote,
+		".hidden.md":        errHidden,
+		".private/diary.md": errHidden,
+		"sub/.x/y.md":       errHidden,
+		"sub/..z.md":        errHidden,
+		deep(MaxDepth + 1):  errTooDeep,
+		"big.md":            errTooLarge,
+		"fifo.md":           errNotRegular,
+		"other.pdf":         errNotNote,
 	} {
 		if reasons[name] != want {
 			t.Errorf("ReadNote(%q) refused with %v; want %v", name, reasons[name], want)

@@ -93,8 +93,8 @@ func TestFallbackRefusesBindMountsUnderSeccomp(t *testing.T) {
 	}
 	for _, name := range []string{"file.md", "mnt/secret.md", "mnt/sub/deep.md"} {
 		data, err := r.ReadNote(ctx, name)
-		if !errors.Is(err, ErrMountPoint) || data != nil {
-			t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, ErrMountPoint)
+		if !errors.Is(err, errMountPoint) || data != nil {
+			t.Errorf("ReadNote(%q) = %q, %v; want %v", name, data, err, errMountPoint)
 		}
 	}
 	for name, want := range map[string]string{"a.md": "inside\n", "sub/b.md": "inside too\n"} {

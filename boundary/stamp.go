@@ -7,7 +7,7 @@ import "time"
 // of one name mean the note holds the same bytes as when the first was
 // taken, except for the changes below that move no time, so a caller may
 // keep what it learned from a read until the Stamp changes, for a bounded
-// time (see search.Summaries). A non-zero Stamp is only given where that
+// time (see search's summaries). A non-zero Stamp is only given where that
 // holds:
 //
 //   - on a local file system from an allow-list (statfs), whose times are

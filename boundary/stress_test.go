@@ -36,7 +36,7 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 	more := func(n int64) bool {
 		return n <= int64(calls) || s.Rounds() < minRounds && time.Since(begin) < 10*time.Second
 	}
-	known := []error{ErrNotFound, ErrSymlink, ErrHardLinks, ErrTooLarge, ErrNotRegular, ErrNotText, ErrUnreadable}
+	known := []error{ErrNotFound, errSymlink, errHardLinks, errTooLarge, errNotRegular, errNotText, errUnreadable}
 	var (
 		wg      sync.WaitGroup
 		next    atomic.Int64

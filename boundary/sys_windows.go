@@ -116,11 +116,11 @@ func (d *handle) check() error {
 	case attributeRefusal(d.FileAttributes) != nil:
 		return attributeRefusal(d.FileAttributes)
 	case d.kind != windows.FILE_TYPE_DISK || d.FileAttributes&windows.FILE_ATTRIBUTE_DIRECTORY != 0:
-		return ErrNotRegular
+		return errNotRegular
 	case size > MaxFileSize:
-		return ErrTooLarge
+		return errTooLarge
 	case d.NumberOfLinks > 1:
-		return ErrHardLinks
+		return errHardLinks
 	}
 	return nil
 }

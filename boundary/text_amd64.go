@@ -13,7 +13,7 @@ import (
 // both).
 var hasTextScan = cpu.X86.HasAVX2
 
-// isTextVector is IsText for CPUs with AVX2, in one pass instead of two:
+// isTextVector is isText for CPUs with AVX2, in one pass instead of two:
 // textPrefixAVX2 goes over runs of ASCII 64 bytes at a time and over the
 // two- and three-byte sequences between them (the non-ASCII text of notes
 // is mostly punctuation such as dashes and accented letters), and stops

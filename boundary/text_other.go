@@ -2,7 +2,7 @@
 
 package boundary
 
-// hasTextScan is false where there is no vector scan: IsText uses the
+// hasTextScan is false where there is no vector scan: isText uses the
 // portable check.
 const hasTextScan = false
 

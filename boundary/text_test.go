@@ -8,12 +8,12 @@ import (
 	"practice-notes/tests/corpus"
 )
 
-// referenceIsText is the plain statement of what IsText decides.
+// referenceIsText is the plain statement of what isText decides.
 func referenceIsText(p []byte) bool {
 	return bytes.IndexByte(p, 0) < 0 && utf8.Valid(p)
 }
 
-// textPath is one way IsText may check a note.
+// textPath is one way isText may check a note.
 type textPath struct {
 	name  string
 	check func([]byte) bool
@@ -124,7 +124,7 @@ func FuzzIsText(f *testing.F) {
 }
 
 // BenchmarkIsText checks one generated 60 KB note, as every read does, with
-// the reference expression and each path of IsText.
+// the reference expression and each path of isText.
 func BenchmarkIsText(b *testing.B) {
 	note := corpus.Text(1, 60000, 0)
 	if !referenceIsText(note) {

@@ -11,9 +11,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync/atomic"
 	"time"
 	"unicode/utf8"
+
+	"practice-notes/internal/seam"
 )
 
 // Skipped is a file a walk or a read did not return, with the reason.
@@ -21,7 +22,7 @@ type Skipped struct {
 	// Name is slash-separated, relative to the root; a byte of it that is
 	// not valid UTF-8 is written as \xHH (see shownName).
 	Name   string
-	Reason error // one of the Err* values of this package
+	Reason error // one of the reasons of this package, such as ErrNotFound
 }
 
 // A Note is a file a walk listed as a note.
@@ -192,15 +193,15 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	var l dirList
 	unreadable := func() (dirList, error) {
 		if dir == "." {
-			return dirList{}, fmt.Errorf("listing the root: %w", ErrUnreadable)
+			return dirList{}, fmt.Errorf("listing the root: %w", errUnreadable)
 		}
 		l.items = nil
-		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: ErrUnreadable})
+		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: errUnreadable})
 		return l, nil
 	}
 	f, err := w.root.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
 	if err == nil {
-		if err = w.root.fault(ctx, ListDir, dir); err != nil {
+		if err = w.root.fault(ctx, seam.ListDir, dir); err != nil {
 			f.Close()
 		}
 	}
@@ -231,48 +232,34 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	return l, nil
 }
 
-// A pendingList is a directory being listed ahead of the walk.
+// A pendingList is a directory being listed ahead of the walk, as a call.
 type pendingList struct {
-	name     string
-	budget   int // the budget it is listed with
-	done     chan struct{}
-	state    atomic.Int32 // running, finished or abandoned
-	l        dirList
-	err      error
-	panicked any
+	name   string
+	budget int // the budget it is listed with
+	c      *call
+	l      dirList
+	err    error
 }
 
 // mayListAhead reports whether another directory may be listed ahead:
 // fewer than ahead are, and fewer than maxAbandoned operations given up
 // on still wait on the kernel.
 func (w *walker) mayListAhead() bool {
-	return w.pending < w.ahead && w.root.abandoned.Load() < maxAbandoned
+	return w.pending < w.ahead && w.root.mayStart()
 }
 
 // listAhead starts listing dir on a goroutine of its own, with the budget
 // the walk has left now. When ctx ends before the listing returns, the
-// walk has given it up: it is counted as abandoned, as Root.await counts
-// its operations, until it returns.
+// walk has given it up, whether or not it is waiting for it: the call is
+// abandoned then.
 func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingList {
-	p := &pendingList{name: dir, budget: MaxEntries - w.seen, done: make(chan struct{})}
+	p := &pendingList{name: dir, budget: MaxEntries - w.seen, c: w.root.newCall()}
 	w.pending++
-	r := w.root
-	stop := context.AfterFunc(ctx, func() {
-		if p.state.CompareAndSwap(running, abandoned) {
-			r.abandoned.Add(1)
-		}
-	})
-	go func() {
-		defer func() {
-			p.panicked = recover()
-			stop()
-			if !p.state.CompareAndSwap(running, finished) {
-				r.abandoned.Add(-1)
-			}
-			close(p.done)
-		}()
+	stop := context.AfterFunc(ctx, func() { p.c.abandon() })
+	go p.c.run(func() {
+		defer stop()
 		p.l, p.err = w.list(ctx, dir, depth, p.budget)
-	}()
+	})
 	return p
 }
 
@@ -281,10 +268,8 @@ func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingL
 // Root.await).
 func (w *walker) take(p *pendingList) error {
 	w.pending--
-	<-p.done
-	if p.panicked != nil {
-		panic(p.panicked)
-	}
+	<-p.c.done
+	p.c.relay()
 	return p.err
 }
 
@@ -325,16 +310,16 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 		return item{}, false
 	}
 	if w.mounts[rel] || !w.root.onRootDevice(info) {
-		l.skip(rel, ErrMountPoint)
+		l.skip(rel, errMountPoint)
 		return item{}, false
 	}
 	switch t := e.Type(); {
 	case t&fs.ModeSymlink != 0:
-		l.skip(rel, ErrSymlink)
+		l.skip(rel, errSymlink)
 	case t.IsDir():
 		if !utf8.ValidString(name) {
-			// Nothing below it could be a note (CheckName).
-			l.skip(rel, ErrNameNotUTF8)
+			// Nothing below it could be a note (checkName).
+			l.skip(rel, errNameNotUTF8)
 			return item{}, false
 		}
 		if depth+1 > MaxDepth {
@@ -342,11 +327,11 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 			return item{}, false
 		}
 		return item{key: name + "/", dir: true, note: Note{Name: rel}}, true
-	case !IsNoteName(name):
+	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
 		var be *Error
-		if err := CheckName(rel); errors.As(err, &be) {
+		if err := checkName(rel); errors.As(err, &be) {
 			l.skip(rel, be.Reason)
 			return item{}, false
 		}
@@ -358,7 +343,7 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 		}
 		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
 	default:
-		l.skip(rel, ErrNotRegular)
+		l.skip(rel, errNotRegular)
 	}
 	return item{}, false
 }

@@ -13,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"practice-notes/internal/seam"
+
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -70,8 +72,8 @@ func TestWalkAheadMatchesSequential(t *testing.T) {
 				mu     sync.Mutex
 				listed = map[string]int{}
 			)
-			r, err := OpenOptions(dir, Options{Faults: func(_ context.Context, op Op, name string) error {
-				if op != ListDir {
+			r, err := Open(dir, seam.Options{Faults: func(_ context.Context, op seam.Op, name string) error {
+				if op != seam.ListDir {
 					return nil
 				}
 				mu.Lock()
@@ -128,8 +130,8 @@ func TestStuckListingAheadIsAbandoned(t *testing.T) {
 		write(t, filepath.Join(dir, filepath.FromSlash(name)), name+"\n")
 	}
 	release := make(chan struct{})
-	r, err := OpenOptions(dir, Options{Faults: func(_ context.Context, op Op, name string) error {
-		if op == ListDir && name == "c" {
+	r, err := Open(dir, seam.Options{Faults: func(_ context.Context, op seam.Op, name string) error {
+		if op == seam.ListDir && name == "c" {
 			<-release // ignores ctx, as a system call would
 		}
 		return nil

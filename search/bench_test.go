@@ -45,7 +45,7 @@ func BenchmarkFind(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				Find(text, q, MaxMatches)
+				findPassages(text, q, MaxMatches)
 			}
 		})
 	}
@@ -64,6 +64,7 @@ func BenchmarkRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer root.Close()
+	s := New(root, Options{})
 	ctx := context.Background()
 	for _, bq := range benchQueries {
 		q, err := ParseQuery(bq.query)
@@ -74,7 +75,7 @@ func BenchmarkRun(b *testing.B) {
 			b.SetBytes(info.Bytes)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Run(ctx, root, q, nil); err != nil {
+				if _, _, err := s.Run(ctx, q); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -108,6 +109,7 @@ func BenchmarkRunDir(b *testing.B) {
 		}
 		return nil
 	})
+	s := New(root, Options{})
 	ctx := context.Background()
 	for _, bq := range benchQueries[:2] {
 		q, err := ParseQuery(bq.query)
@@ -118,7 +120,7 @@ func BenchmarkRunDir(b *testing.B) {
 			b.SetBytes(size)
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := Run(ctx, root, q, nil); err != nil {
+				if _, _, err := s.Run(ctx, q); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -10,10 +10,11 @@ import (
 	"testing"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 )
 
 // TestScanWorkerPanicReachesCaller makes the read of one note panic (through
-// the boundary's fault seam, Options.Faults) while notes are searched on
+// the boundary's fault seam, seam.Options.Faults) while notes are searched on
 // worker goroutines. The panic must come out of Run on the caller's
 // goroutine, where the server recovers it; left on a worker it would end the
 // process.
@@ -25,8 +26,8 @@ func TestScanWorkerPanicReachesCaller(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: func(ctx context.Context, op boundary.Op, name string) error {
-		if op == boundary.ReadFile && name == "n07.md" {
+	root, err := boundary.Open(dir, seam.Options{Faults: func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ReadFile && name == "n07.md" {
 			panic("injected panic")
 		}
 		return nil
@@ -41,7 +42,7 @@ func TestScanWorkerPanicReachesCaller(t *testing.T) {
 	}
 	got := func() (v any) {
 		defer func() { v = recover() }()
-		Run(context.Background(), root, q, nil)
+		New(root, Options{}).Run(context.Background(), q)
 		return nil
 	}()
 	if s, _ := got.(string); !strings.Contains(s, "injected panic") {

@@ -126,7 +126,7 @@ func oFind(text []byte, query string, runeStarts bool) (paras []oParagraph, star
 	return paras, starts, ends
 }
 
-// FuzzFindOracle checks Find against the oracle. On any input: no panic,
+// FuzzFindOracle checks findPassages against the oracle. On any input: no panic,
 // passages within the text, in order and apart, each inside a paragraph
 // that really holds a match, and the max/more contract. On valid UTF-8 (the
 // only text the boundary hands out): exactly the oracle's paragraphs, each
@@ -184,9 +184,9 @@ func FuzzFindOracle(f *testing.F) {
 		if err != nil {
 			return
 		}
-		all, more := Find(text, q, 1<<30)
+		all, more := findPassages(text, q, 1<<30)
 		if more {
-			t.Fatalf("Find with no limit reported more")
+			t.Fatalf("findPassages with no limit reported more")
 		}
 		valid := utf8.Valid(text)
 		paras, starts, ends := oFind(text, q.String(), valid)
@@ -213,7 +213,7 @@ func FuzzFindOracle(f *testing.F) {
 				t.Fatalf("passage %d %q is in no paragraph holding a match of %q; oracle: %v", k, text[p.Start:p.End], query, paras)
 			}
 			if pi < 0 {
-				// Invalid UTF-8: Find may also match where a rune does not
+				// Invalid UTF-8: findPassages may also match where a rune does not
 				// start; the oracle must then agree when allowed to.
 				ap, _, _ := oFind(text, q.String(), false)
 				for _, op := range ap {
@@ -231,7 +231,7 @@ func FuzzFindOracle(f *testing.F) {
 		}
 		// Complete and exact on valid UTF-8.
 		if len(all) != len(paras) {
-			t.Fatalf("Find gave %d passages for %q; the oracle finds %d: %v", len(all), query, len(paras), paras)
+			t.Fatalf("findPassages gave %d passages for %q; the oracle finds %d: %v", len(all), query, len(paras), paras)
 		}
 		for k, p := range all {
 			op, i, end := paras[k], starts[k], ends[k]
@@ -255,7 +255,7 @@ func FuzzFindOracle(f *testing.F) {
 			}
 		}
 		// The limit: the first MaxMatches, and more when there are others.
-		some, more := Find(text, q, MaxMatches)
+		some, more := findPassages(text, q, MaxMatches)
 		if n := min(len(all), MaxMatches); len(some) != n || more != (len(all) > MaxMatches) {
 			t.Fatalf("with max %d: %d passages, more %v; want %d, %v", MaxMatches, len(some), more, n, len(all) > MaxMatches)
 		}

@@ -10,16 +10,16 @@ import (
 // is cut to a window around the match.
 const MaxPassage = 1000
 
-// Passage is one paragraph of a text that holds a match. Start and End are
+// passage is one paragraph of a text that holds a match. Start and End are
 // byte offsets into the text, so the passage is always text[Start:End].
-type Passage struct {
+type passage struct {
 	Start, End int
 	Line       int    // 1-based line where the (first) match starts
 	NoteID     string // see noteID; "" when there is none
 	Clipped    bool   // the paragraph was longer than MaxPassage
 }
 
-// Find returns the first max passages of text that contain q, in order, and
+// findPassages returns the first max passages of text that contain q, in order, and
 // whether more passages matched. A paragraph is a maximal run of non-blank
 // lines, and a Markdown heading line is a paragraph of its own; each
 // paragraph yields at most one passage however many matches it holds, and a
@@ -34,13 +34,13 @@ type Passage struct {
 // anchor can start at; the whole match is then checked forwards from there,
 // exactly as if every position had been tried. Matches are met in the order
 // of their starts, since two matches cannot hold one another's anchor (each
-// match holds the same number of non-space runes). Find does not allocate
+// match holds the same number of non-space runes). findPassages does not allocate
 // unless it returns passages.
 //
 // A UTF-8 byte-order mark at the start of text is not text: the note is
 // searched from the byte after it, so a heading or front matter right after
 // it is one, and the offsets returned still index text itself.
-func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
+func findPassages(text []byte, q *Query, max int) (passages []passage, more bool) {
 	if !bytes.HasPrefix(text, bom) {
 		return find(text, q, max)
 	}
@@ -55,7 +55,7 @@ func Find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 // bom is the UTF-8 encoding of U+FEFF, the byte-order mark.
 var bom = []byte("\uFEFF")
 
-func find(text []byte, q *Query, max int) (passages []Passage, more bool) {
+func find(text []byte, q *Query, max int) (passages []passage, more bool) {
 	var (
 		lines lineCounter
 		ids   idScanner
@@ -81,7 +81,7 @@ func find(text []byte, q *Query, max int) (passages []Passage, more bool) {
 		if len(passages) == max {
 			return passages, true
 		}
-		p := Passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: ids.at(text, ps)}
+		p := passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: ids.at(text, ps)}
 		if pe-ps > MaxPassage {
 			p.Start, p.End = window(text, ps, pe, i, end)
 			p.Clipped = true

@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// found is a Passage as text, for readable diffs.
+// found is a passage as text, for readable diffs.
 type found struct {
 	Line    int
 	NoteID  string
@@ -23,7 +23,7 @@ func findText(t *testing.T, text, query string, max int) ([]found, bool) {
 	if err != nil {
 		t.Fatalf("ParseQuery(%q): %v", query, err)
 	}
-	ps, more := Find([]byte(text), q, max)
+	ps, more := findPassages([]byte(text), q, max)
 	out := []found{}
 	for _, p := range ps {
 		out = append(out, found{p.Line, p.NoteID, text[p.Start:p.End], p.Clipped})
@@ -102,7 +102,7 @@ func TestFind(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, more := findText(t, tt.text, tt.query, MaxMatches)
 			if diff := cmp.Diff(tt.want, got); diff != "" || more {
-				t.Errorf("Find(%q) more=%v, mismatch (-want +got):\n%s", tt.query, more, diff)
+				t.Errorf("findPassages(%q) more=%v, mismatch (-want +got):\n%s", tt.query, more, diff)
 			}
 			for _, f := range got {
 				if !strings.Contains(tt.text, f.Passage) {
@@ -180,8 +180,8 @@ func TestParseQuery(t *testing.T) {
 			t.Errorf("ParseQuery(%q): %v", tt.query, err)
 		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
 			t.Errorf("ParseQuery(%q) = %v, %v; want error containing %q", tt.query, q, err, tt.wantErr)
-		case tt.wantErr != "" && !errors.Is(err, ErrBadQuery):
-			t.Errorf("ParseQuery(%q) error %v does not wrap ErrBadQuery", tt.query, err)
+		case tt.wantErr != "" && !errors.Is(err, errBadQuery):
+			t.Errorf("ParseQuery(%q) error %v does not wrap errBadQuery", tt.query, err)
 		}
 	}
 }

@@ -28,8 +28,8 @@ func TestNamesNotUTF8AreNotSearched(t *testing.T) {
 		t.Errorf("passages from notes whose names are not UTF-8: %+v", res.Matches)
 	}
 	want := []Skipped{
-		{File: `\xfe.md`, Reason: boundary.ErrNameNotUTF8.Error()},
-		{File: `\xff.md`, Reason: boundary.ErrNameNotUTF8.Error()},
+		{File: `\xfe.md`, Reason: "name is not valid UTF-8"},
+		{File: `\xff.md`, Reason: "name is not valid UTF-8"},
 	}
 	if diff := cmp.Diff(want, res.Skipped); diff != "" {
 		t.Errorf("skipped (-want +got):\n%s", diff)

@@ -2,7 +2,7 @@
 
 package search
 
-// hasPairScan is false where there is no vector pair scan: Find looks for
+// hasPairScan is false where there is no vector pair scan: findPassages looks for
 // candidates with bytes.IndexByte alone.
 const hasPairScan = false
 

@@ -14,8 +14,8 @@ import (
 // maxLength counts.
 const MaxQueryLen = 200
 
-// ErrBadQuery is wrapped by every query refusal.
-var ErrBadQuery = errors.New("invalid query")
+// errBadQuery is wrapped by every query refusal.
+var errBadQuery = errors.New("invalid query")
 
 // Query is a parsed phrase: its words, each folded, to be matched in order
 // with whitespace between them.
@@ -26,7 +26,7 @@ type Query struct {
 	// The anchor is the query rune that candidate matches are looked for
 	// by: the one whose possible first bytes are rarest in ordinary text.
 	// Every byte that can start a rune folding to it is in lead; see
-	// Find for how a match is recovered from where its anchor is.
+	// findPassages for how a match is recovered from where its anchor is.
 	anchorWord, anchorRune int
 	lead                   []byte
 	// before and after hold every byte that can come right before and
@@ -55,23 +55,23 @@ func (q *Query) String() string { return q.text }
 // containing NUL or any other control character.
 func ParseQuery(raw string) (*Query, error) {
 	if raw == "" {
-		return nil, fmt.Errorf("%w: query is empty", ErrBadQuery)
+		return nil, fmt.Errorf("%w: query is empty", errBadQuery)
 	}
 	if !utf8.ValidString(raw) {
-		return nil, fmt.Errorf("%w: query is not valid UTF-8", ErrBadQuery)
+		return nil, fmt.Errorf("%w: query is not valid UTF-8", errBadQuery)
 	}
 	if n := utf8.RuneCountInString(raw); n > MaxQueryLen {
-		return nil, fmt.Errorf("%w: query is %d characters long; the limit is %d", ErrBadQuery, n, MaxQueryLen)
+		return nil, fmt.Errorf("%w: query is %d characters long; the limit is %d", errBadQuery, n, MaxQueryLen)
 	}
 	for _, r := range raw {
 		if unicode.IsControl(r) {
-			return nil, fmt.Errorf("%w: query contains control character %U; use plain text and spaces", ErrBadQuery, r)
+			return nil, fmt.Errorf("%w: query contains control character %U; use plain text and spaces", errBadQuery, r)
 		}
 	}
 	text := strings.TrimSpace(raw)
 	fields := strings.Fields(text)
 	if len(fields) == 0 {
-		return nil, fmt.Errorf("%w: query is only whitespace", ErrBadQuery)
+		return nil, fmt.Errorf("%w: query is only whitespace", errBadQuery)
 	}
 	q := &Query{text: text}
 	for _, f := range fields {

@@ -19,14 +19,15 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 	"practice-notes/tests/corpus"
 )
 
-// referenceFind is the plain form of Find: it tries every position where a
+// referenceFind is the plain form of findPassages: it tries every position where a
 // rune folding to the query's first rune may start, in order, and finds
-// note IDs by reading every line from the top. Find must give exactly the
+// note IDs by reading every line from the top. findPassages must give exactly the
 // same answer on any text, valid UTF-8 or not.
-func referenceFind(text []byte, q *Query, max int) (passages []Passage, more bool) {
+func referenceFind(text []byte, q *Query, max int) (passages []passage, more bool) {
 	skip := 0 // a byte-order mark is not text
 	if len(text) >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF {
 		skip = 3
@@ -39,7 +40,7 @@ func referenceFind(text []byte, q *Query, max int) (passages []Passage, more boo
 	return passages, more
 }
 
-func referenceFindText(text []byte, q *Query, max int) (passages []Passage, more bool) {
+func referenceFindText(text []byte, q *Query, max int) (passages []passage, more bool) {
 	var first [256]bool
 	for _, b := range leadBytes(q.words[0][0]) {
 		first[b] = true
@@ -89,7 +90,7 @@ func referenceFindText(text []byte, q *Query, max int) (passages []Passage, more
 		if len(passages) == max {
 			return passages, true
 		}
-		p := Passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: noteID(ps)}
+		p := passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: noteID(ps)}
 		if pe-ps > MaxPassage {
 			p.Start, p.End = window(text, ps, pe, i, end)
 			p.Clipped = true
@@ -170,14 +171,14 @@ func testFindMatchesReference(t *testing.T) {
 		}
 		max := 1 + rng.IntN(MaxMatches)
 		want, wantMore := referenceFind([]byte(text), q, max)
-		got, gotMore := Find([]byte(text), q, max)
+		got, gotMore := findPassages([]byte(text), q, max)
 		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
-			t.Fatalf("Find(%q, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
+			t.Fatalf("findPassages(%q, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
 		}
 	}
 }
 
-// FuzzFindMatchesReference compares Find with referenceFind on any input.
+// FuzzFindMatchesReference compares findPassages with referenceFind on any input.
 func FuzzFindMatchesReference(f *testing.F) {
 	f.Add("The K\u212Aelvin ſign-in\nform", "kelvin")
 	f.Add("release\r\n checklist\n\nrelease  checklist", "release checklist")
@@ -188,9 +189,9 @@ func FuzzFindMatchesReference(f *testing.F) {
 			return
 		}
 		want, wantMore := referenceFind([]byte(text), q, MaxMatches)
-		got, gotMore := Find([]byte(text), q, MaxMatches)
+		got, gotMore := findPassages([]byte(text), q, MaxMatches)
 		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
-			t.Fatalf("Find(%q, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
+			t.Fatalf("findPassages(%q, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
 		}
 	})
 }
@@ -381,8 +382,8 @@ func TestRunParallelCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var reads atomic.Int32
-	hook := func(_ context.Context, op boundary.Op, _ string) error {
-		if op == boundary.ReadFile && reads.Add(1) == 50 {
+	hook := func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.ReadFile && reads.Add(1) == 50 {
 			cancel()
 			// This read is still going on when the others see the
 			// cancellation: Run must wait for it.
@@ -390,12 +391,12 @@ func TestRunParallelCancelled(t *testing.T) {
 		}
 		return nil
 	}
-	root, err := boundary.OpenOptions(dir, boundary.Options{Faults: hook})
+	root, err := boundary.Open(dir, seam.Options{Faults: hook})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	if _, err := Run(ctx, root, q, nil); !errors.Is(err, context.Canceled) {
+	if _, _, err := New(root, Options{}).Run(ctx, q); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run cancelled after 50 reads: %v, want context.Canceled", err)
 	}
 	if n := reads.Load(); n >= 300 {

@@ -178,7 +178,7 @@ func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResul
 		}
 		return
 	}
-	passages, more := Find(text, q, MaxMatches)
+	passages, more := findPassages(text, q, MaxMatches)
 	f.more = more
 	if len(passages) > 0 {
 		f.matches = make([]Match, len(passages))

@@ -26,18 +26,27 @@
 //   - results are ordered by file (byte order of the slash-separated path)
 //     then position, hold at most [MaxMatches] passages and say when more
 //     matched;
-//   - a call's answer is the one reading every note afresh gives: notes
-//     are read on several goroutines into reused buffers, with the results
-//     of reading them one after another, and the only thing kept between
-//     calls is what [Summaries] keeps, which lets a call skip a note
-//     unchanged since it was summarised that cannot match; a call stops between files
-//     when its context is cancelled, and answers by [Timeout] (or its
-//     context's deadline, if sooner) even when a read never returns: the
-//     passages found by then, and every note not searched in time listed as
-//     skipped (a read the file system does not answer is abandoned; see
-//     [boundary.ErrNotInTime]);
+//   - a call's answer is the one reading every note afresh, one after
+//     another, would give, whether or not its [Searcher] keeps summaries
+//     of the notes between calls (see [Options]), but for the one
+//     exception below;
+//   - a call stops between files when its context is cancelled, and
+//     answers by [Timeout] (or its context's deadline, if sooner) even when
+//     a read never returns: with the passages found by then, and every
+//     note not searched in time listed as skipped;
 //   - file names in results are relative to the root, and a file that was
 //     not searched is reported by name and reason only.
+//
+// It does not guarantee that:
+//
+//   - every note is searched: those the root refuses, those past the walk's
+//     limits (boundary.MaxEntries, boundary.MaxDepth) and those not read
+//     in time are not, and the [Coverage] of a call says so;
+//   - a change to a note that moves none of its times (see boundary.Stamp)
+//     is seen at once: a Searcher with summaries may miss it for up to
+//     four minutes, until it reads the note again;
+//   - a read the file system never answers ends: it is abandoned, and
+//     holds a goroutine until the kernel returns (see boundary.Root).
 package search
 
 import (
@@ -73,41 +82,90 @@ type Skipped struct {
 	Reason string `json:"reason"`
 }
 
-// Result is the answer to one query; it is what the search_notes tool
-// returns as structured content.
+// Result is the answer to one query: what the search_notes tool returns
+// as structured content. Run leaves Message empty, for whoever presents the
+// result to write from its [Coverage].
 type Result struct {
 	Query     string    `json:"query"`
 	Matches   []Match   `json:"matches"`
 	Truncated bool      `json:"truncated"`
 	Message   string    `json:"message"`
 	Skipped   []Skipped `json:"skipped"`
-	// Listed is how many notes the walk listed, searched or not. It is not
-	// part of the tool's answer.
-	Listed int `json:"-"`
 }
 
-// ErrTimeout is returned when the notes folder could not even be listed
+// Coverage says how much of the folder a call searched, beyond what its
+// [Result] lists.
+type Coverage struct {
+	// NotSearched is how many files were not searched; Result.Skipped
+	// lists the first MaxSkipped of them.
+	NotSearched int
+	// Incomplete says the folder is larger than the walk limits
+	// (boundary.MaxEntries, boundary.MaxDepth), so some files were never
+	// looked at.
+	Incomplete bool
+	// OutOfTime says the call's time ran out before every note was read.
+	OutOfTime bool
+}
+
+// errTimeout is returned when the notes folder could not even be listed
 // within [Timeout].
-var ErrTimeout = fmt.Errorf("listing the notes folder took longer than %v; the search was stopped", Timeout)
+var errTimeout = fmt.Errorf("listing the notes folder took longer than %v; the search was stopped", Timeout)
 
 // errNotReached is the reason given for a note the search did not get to
 // before its time limit.
 var errNotReached = errors.New("not searched: the time limit passed first")
 
-// Run searches the notes under root for q. With sums not nil, notes that
-// sums shows cannot match are not read, and sums learns about the others
-// after the call (see [Summaries]); sums must be used with one root only.
-func Run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, Timeout)
-	defer cancel()
-	res, err := run(ctx, root, q, sums)
-	if errors.Is(err, context.DeadlineExceeded) {
-		return nil, ErrTimeout
-	}
-	return res, err
+// Options says how a [Searcher] searches. The zero Options reads every
+// note on every call.
+type Options struct {
+	// Summaries keeps, across calls, a summary of what each note can
+	// match, so that a call skips without reading the notes that cannot
+	// match its query, and starts making them at once, so that the first
+	// call is as fast as the ones after it (see summaries). Answers are the
+	// same either way.
+	Summaries bool
 }
 
-func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*Result, error) {
+// A Searcher searches the notes under one root. It is safe for concurrent
+// use; Close it before closing the root.
+type Searcher struct {
+	root *boundary.Root
+	sums *summaries // nil without Options.Summaries
+}
+
+// New returns a Searcher of the notes under root.
+func New(root *boundary.Root, opts Options) *Searcher {
+	s := &Searcher{root: root}
+	if opts.Summaries {
+		s.sums = newSummaries()
+		s.sums.prepare(root)
+	}
+	return s
+}
+
+// Close stops the work the Searcher does between calls and waits until no
+// read of a note is in progress for it. No call may be in progress.
+func (s *Searcher) Close() {
+	if s.sums != nil {
+		s.sums.Close()
+	}
+}
+
+// Run searches the notes for q.
+func (s *Searcher) Run(ctx context.Context, q *Query) (*Result, Coverage, error) {
+	ctx, cancel := context.WithTimeout(ctx, Timeout)
+	defer cancel()
+	res, cov, err := run(ctx, s.root, q, s.sums)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, Coverage{}, errTimeout
+	}
+	return res, cov, err
+}
+
+// run is Run without its time limit. With sums not nil, notes that sums
+// shows cannot match are not read, and sums learns about the others after
+// the call; sums is used with one root only.
+func run(ctx context.Context, root *boundary.Root, q *Query, sums *summaries) (*Result, Coverage, error) {
 	var call *summaryCall
 	if sums != nil {
 		call = sums.begin(q)
@@ -159,7 +217,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 	})
 	<-walked
 	if werr != nil {
-		return nil, werr
+		return nil, Coverage{}, werr
 	}
 	skipped = append(skipped, listing.Skipped...)
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -171,44 +229,15 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *Summaries) (*
 		late, err = true, nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, Coverage{}, err
 	}
 	sortSkipped(skipped)
 	for _, s := range skipped[:min(len(skipped), MaxSkipped)] {
 		res.Skipped = append(res.Skipped, Skipped{File: s.Name, Reason: s.Reason.Error()})
 	}
-	res.Message = message(res, len(skipped), listing.Incomplete, late)
-	res.Listed = int(listed.Load())
-	return res, nil
+	return res, Coverage{NotSearched: len(skipped), Incomplete: listing.Incomplete, OutOfTime: late}, nil
 }
 
 func sortSkipped(s []boundary.Skipped) {
 	sort.SliceStable(s, func(i, j int) bool { return s[i].Name < s[j].Name })
-}
-
-func message(res *Result, skipped int, incomplete, late bool) string {
-	var m string
-	switch n := len(res.Matches); {
-	case n == 0:
-		m = fmt.Sprintf("No notes matched %q.", res.Query)
-	case res.Truncated:
-		m = fmt.Sprintf("Showing the first %d passages that matched %q; more matched.", n, res.Query)
-	case n == 1:
-		m = fmt.Sprintf("1 passage matched %q.", res.Query)
-	default:
-		m = fmt.Sprintf("%d passages matched %q.", n, res.Query)
-	}
-	switch {
-	case skipped == 1:
-		m += " 1 file was not searched."
-	case skipped > 1:
-		m += fmt.Sprintf(" %d files were not searched.", skipped)
-	}
-	if late {
-		m += " The search ran out of time before every note was read."
-	}
-	if incomplete {
-		m += fmt.Sprintf(" The folder is larger than the walk limits (%d entries, %d levels deep); some files were not searched.", boundary.MaxEntries, boundary.MaxDepth)
-	}
-	return m
 }

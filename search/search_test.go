@@ -24,22 +24,36 @@ func writeFile(t *testing.T, path, content string) {
 	}
 }
 
-func runQuery(t *testing.T, dir, query string) *Result {
+// answer is all a call returns, for whole comparisons.
+type answer struct {
+	*Result
+	Coverage
+}
+
+// run searches root for query with sums (nil: every note is read), as a
+// Searcher made with them does.
+func runWith(t *testing.T, root *boundary.Root, query string, sums *summaries) answer {
+	t.Helper()
+	q, err := ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &Searcher{root: root, sums: sums}
+	res, cov, err := s.Run(context.Background(), q)
+	if err != nil {
+		t.Fatalf("Run(%q): %v", query, err)
+	}
+	return answer{res, cov}
+}
+
+func runQuery(t *testing.T, dir, query string) answer {
 	t.Helper()
 	root, err := boundary.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	q, err := ParseQuery(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), root, q, nil)
-	if err != nil {
-		t.Fatalf("Run(%q): %v", query, err)
-	}
-	return res
+	return runWith(t, root, query, nil)
 }
 
 func TestRun(t *testing.T) {
@@ -56,7 +70,7 @@ func TestRun(t *testing.T) {
 	}
 
 	got := runQuery(t, dir, "tea")
-	want := &Result{
+	want := answer{&Result{
 		Query: "tea",
 		Matches: []Match{
 			{File: "a.md", NoteID: "N1", Line: 3, Passage: "Black tea."},
@@ -65,19 +79,17 @@ func TestRun(t *testing.T) {
 			{File: "b.md", NoteID: "N2", Line: 3, Passage: "Green tea."},
 			{File: "notes.txt", Line: 1, Passage: "Plain tea."},
 		},
-		Message: `5 passages matched "tea". 2 files were not searched.`,
 		Skipped: []Skipped{
 			{File: "big.md", Reason: "larger than the 100 KiB file limit"},
 			{File: "link.md", Reason: "symbolic link (not followed)"},
 		},
-		Listed: 4, // big.md and link.md are not notes a read returns
-	}
+	}, Coverage{NotSearched: 2}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Run mismatch (-want +got):\n%s", diff)
 	}
 
 	none := runQuery(t, dir, "coffee")
-	if none.Matches == nil || len(none.Matches) != 0 || none.Message != `No notes matched "coffee". 2 files were not searched.` {
+	if none.Matches == nil || len(none.Matches) != 0 || none.NotSearched != 2 || none.Truncated {
 		t.Errorf("no-match result: %+v", none)
 	}
 }
@@ -94,9 +106,6 @@ func TestRunTruncatesAcrossFiles(t *testing.T) {
 	if last := got.Matches[MaxMatches-1]; last.File != "n4.md" || last.Line != 3 {
 		t.Errorf("last match is %s:%d, want n4.md:3", last.File, last.Line)
 	}
-	if !strings.HasPrefix(got.Message, "Showing the first 10 passages") {
-		t.Errorf("message %q does not say the list is cut", got.Message)
-	}
 }
 
 func TestRunCapsSkipped(t *testing.T) {
@@ -107,8 +116,8 @@ func TestRunCapsSkipped(t *testing.T) {
 		}
 	}
 	got := runQuery(t, dir, "tea")
-	if len(got.Skipped) != MaxSkipped || !strings.Contains(got.Message, "25 files were not searched") {
-		t.Errorf("skipped %d, message %q", len(got.Skipped), got.Message)
+	if len(got.Skipped) != MaxSkipped || got.NotSearched != MaxSkipped+5 {
+		t.Errorf("skipped %d, %d not searched; want %d, %d", len(got.Skipped), got.NotSearched, MaxSkipped, MaxSkipped+5)
 	}
 }
 
@@ -123,7 +132,7 @@ func TestRunCancelled(t *testing.T) {
 	q, _ := ParseQuery("tea")
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := Run(ctx, root, q, nil); !errors.Is(err, context.Canceled) {
+	if _, _, err := New(root, Options{}).Run(ctx, q); !errors.Is(err, context.Canceled) {
 		t.Errorf("Run with a cancelled context: %v, want context.Canceled", err)
 	}
 }

@@ -99,7 +99,7 @@ func times(t *testing.T, name string) [2]int64 {
 
 // sameAsFresh fails the test unless a call with sums answers query as a
 // call reading every note does, and that answer holds a passage.
-func sameAsFresh(t *testing.T, root *boundary.Root, sums *Summaries, when string) {
+func sameAsFresh(t *testing.T, root *boundary.Root, sums *summaries, when string) {
 	t.Helper()
 	got := search(t, root, phrase, sums)
 	fresh := search(t, root, phrase, nil)
@@ -138,7 +138,7 @@ func TestSummariesSeeStoreIntoDirtyPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	sums := NewSummaries()
+	sums := newSummaries()
 	defer sums.Close()
 	if res := search(t, root, phrase, sums); len(res.Matches) != 0 {
 		t.Fatalf("before the store: %+v", res)
@@ -204,7 +204,7 @@ func TestSummariesSeeSlowWrite(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	sums := NewSummaries()
+	sums := newSummaries()
 	defer sums.Close()
 	if res := search(t, root, phrase, sums); len(res.Matches) != 0 {
 		t.Fatalf("during the write: %+v", res)

@@ -29,7 +29,7 @@ const (
 	recheckBatch  = 256
 )
 
-// Summaries keeps, across the calls of one long-lived server, a filter of
+// summaries keeps, across the calls of one [Searcher], a filter of
 // what each note can match (see filter), so that a call skips the notes
 // that cannot match the query without reading them. It guarantees that a
 // call's answer is the one reading every note afresh would give:
@@ -52,9 +52,9 @@ const (
 // Summaries are made between calls, not during them: after a call, one
 // goroutine reads the notes that lacked a current summary, stopping as soon
 // as another call starts, so the work never delays an answer; before the
-// first call, Prepare does the same for every note. Summaries is safe for
+// first call, prepare does the same for every note. It is safe for
 // concurrent use; Close it before closing the root it reads.
-type Summaries struct {
+type summaries struct {
 	ctx    context.Context // ended by Close
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -72,7 +72,7 @@ type Summaries struct {
 	// nextCheck is when a summary may next be due for a check: no summary
 	// is before it, so a call's end need not look at each (see due).
 	nextCheck time.Time
-	// stopPrepare ends the walk Prepare makes; a call that begins while
+	// stopPrepare ends the walk prepare makes; a call that begins while
 	// it runs calls it, so the walk never competes with the call.
 	stopPrepare context.CancelFunc
 }
@@ -84,27 +84,27 @@ type summary struct {
 	f     filter
 }
 
-// NewSummaries returns an empty set of summaries.
-func NewSummaries() *Summaries {
+// newSummaries returns an empty set of summaries.
+func newSummaries() *summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries,
+	return &summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries,
 		recheck: recheckAge, maxAge: maxSummaryAge, batch: recheckBatch}
 }
 
 // Close stops making summaries and waits until no read of a note is in
 // progress for them.
-func (s *Summaries) Close() {
+func (s *summaries) Close() {
 	s.cancel()
 	s.wg.Wait()
 }
 
-// Prepare starts making summaries before any call, so that the first call
+// prepare starts making summaries before any call, so that the first call
 // is answered as fast as the ones after it: on a goroutine of its own it
 // lists root and summarises every note, as after a call. It stops as soon
 // as a call begins (the walk is abandoned; the call's own end then starts
 // summarising again) or Close is called, and does nothing once a call has
 // begun.
-func (s *Summaries) Prepare(root *boundary.Root) {
+func (s *summaries) prepare(root *boundary.Root) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.gen > 0 || s.building || s.ctx.Err() != nil {
@@ -132,9 +132,9 @@ func (s *Summaries) Prepare(root *boundary.Root) {
 	}()
 }
 
-// A summaryCall is one call's use of Summaries.
+// A summaryCall is one call's use of summaries.
 type summaryCall struct {
-	s       *Summaries
+	s       *summaries
 	bits    []uint32  // the query's trigrams
 	gen     uint64    // the call's mark on the summaries it saw listed
 	start   time.Time // when the call began
@@ -143,7 +143,7 @@ type summaryCall struct {
 
 // begin starts a call for q; the call's walk then hands every note it lists
 // to mustRead, and the call ends with end.
-func (s *Summaries) begin(q *Query) *summaryCall {
+func (s *summaries) begin(q *Query) *summaryCall {
 	bits := q.gramBits()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -206,7 +206,7 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 }
 
 // due reports whether, at now, a summary may be old enough to be checked.
-func (s *Summaries) due(now time.Time) bool {
+func (s *summaries) due(now time.Time) bool {
 	return len(s.notes) > 0 && !now.Before(s.nextCheck)
 }
 
@@ -214,7 +214,7 @@ func (s *Summaries) due(now time.Time) bool {
 // read is more than recheck old at now, so that build reads them again.
 // Pending notes are made by hand, with
 // no walk's lstat: a read of one looks its name up again.
-func (s *Summaries) queueChecks(now time.Time, max int) {
+func (s *summaries) queueChecks(now time.Time, max int) {
 	type old struct {
 		name string
 		read time.Time
@@ -242,7 +242,7 @@ func (s *Summaries) queueChecks(now time.Time, max int) {
 
 // prune forgets the summaries of notes that no walk since the one of the
 // call marked gen has listed.
-func (s *Summaries) prune(gen uint64) {
+func (s *summaries) prune(gen uint64) {
 	for name, sm := range s.notes {
 		if sm.gen < gen {
 			delete(s.notes, name)
@@ -254,7 +254,7 @@ func (s *Summaries) prune(gen uint64) {
 // Close is called. Then, once per build, it checks the oldest summaries
 // against fresh reads, at most batch of them (see recheckAge), so the work
 // a call leaves behind is bounded.
-func (s *Summaries) build(root *boundary.Root) {
+func (s *summaries) build(root *boundary.Root) {
 	defer s.wg.Done()
 	rd := root.NewReader()
 	defer rd.Close()

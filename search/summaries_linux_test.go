@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
+	"practice-notes/internal/seam"
 )
 
 // testSettle is how old the times of a note must be for the roots of
@@ -28,13 +29,13 @@ const (
 )
 
 // cachedRoot opens dir, whose notes were written at least settleTime ago,
-// with a hook counting the notes read, and returns it with new Summaries.
+// with a hook counting the notes read, and returns it with new summaries.
 // It skips the test, saying why, where the file system gives no Stamps.
-func cachedRoot(t *testing.T, dir string) (*boundary.Root, *Summaries, *atomic.Int64) {
+func cachedRoot(t *testing.T, dir string) (*boundary.Root, *summaries, *atomic.Int64) {
 	t.Helper()
 	var reads atomic.Int64
-	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(_ context.Context, op boundary.Op, _ string) error {
-		if op == boundary.ReadFile {
+	root, err := boundary.Open(dir, seam.Options{Settle: testSettle, Faults: func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.ReadFile {
 			reads.Add(1)
 		}
 		return nil
@@ -50,13 +51,13 @@ func cachedRoot(t *testing.T, dir string) (*boundary.Root, *Summaries, *atomic.I
 	if len(listing.Notes) == 0 || listing.Notes[0].Stamp() == (boundary.Stamp{}) {
 		t.Skip("the temporary folder is on a file system whose times are not trusted, where summaries are never used")
 	}
-	sums := NewSummaries()
+	sums := newSummaries()
 	t.Cleanup(sums.Close) // before the root is closed
 	return root, sums, &reads
 }
 
 // waitBuilt waits until sums has made every summary it was going to.
-func waitBuilt(t *testing.T, sums *Summaries) {
+func waitBuilt(t *testing.T, sums *summaries) {
 	t.Helper()
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
 		sums.mu.Lock()
@@ -70,7 +71,7 @@ func waitBuilt(t *testing.T, sums *Summaries) {
 }
 
 // summarised returns how many notes sums holds a summary of.
-func summarised(sums *Summaries) int {
+func summarised(sums *summaries) int {
 	sums.mu.Lock()
 	defer sums.mu.Unlock()
 	return len(sums.notes)
@@ -93,17 +94,9 @@ func numberedNotes(t *testing.T, n, planted int) string {
 	return dir
 }
 
-func search(t *testing.T, root *boundary.Root, query string, sums *Summaries) *Result {
+func search(t *testing.T, root *boundary.Root, query string, sums *summaries) answer {
 	t.Helper()
-	q, err := ParseQuery(query)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Run(context.Background(), root, q, sums)
-	if err != nil {
-		t.Fatalf("Run(%q): %v", query, err)
-	}
-	return res
+	return runWith(t, root, query, sums)
 }
 
 const phrase = "velvet lantern"
@@ -239,8 +232,8 @@ func TestSummaryOfChangingNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	var armed, fired atomic.Bool
-	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(_ context.Context, op boundary.Op, _ string) error {
-		if op == boundary.Opened && armed.Load() && fired.CompareAndSwap(false, true) {
+	root, err := boundary.Open(dir, seam.Options{Settle: testSettle, Faults: func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.Opened && armed.Load() && fired.CompareAndSwap(false, true) {
 			if err := os.WriteFile(note, []byte("The velvet lantern is lit.\n"), 0o644); err != nil {
 				return err
 			}
@@ -252,7 +245,7 @@ func TestSummaryOfChangingNote(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer root.Close()
-	sums := NewSummaries()
+	sums := newSummaries()
 	defer sums.Close()
 	if res := search(t, root, phrase, sums); len(res.Matches) != 0 {
 		t.Fatalf("before the change: %+v", res)
@@ -405,7 +398,7 @@ func TestPrepareBeforeFirstCall(t *testing.T) {
 	dir := numberedNotes(t, notes, 7)
 	root, sums, reads := cachedRoot(t, dir)
 	want := search(t, root, phrase, nil)
-	sums.Prepare(root)
+	sums.prepare(root)
 	waitBuilt(t, sums)
 	if n := summarised(sums); n != notes {
 		t.Fatalf("%d notes summarised before the first call; want %d", n, notes)
@@ -433,8 +426,8 @@ func TestPrepareYieldsToACall(t *testing.T) {
 		entered   = make(chan struct{})
 		abandoned = make(chan struct{})
 	)
-	root, err := boundary.OpenOptions(dir, boundary.Options{Settle: testSettle, Faults: func(ctx context.Context, op boundary.Op, _ string) error {
-		if op == boundary.ListDir && armed.CompareAndSwap(true, false) {
+	root, err := boundary.Open(dir, seam.Options{Settle: testSettle, Faults: func(ctx context.Context, op seam.Op, _ string) error {
+		if op == seam.ListDir && armed.CompareAndSwap(true, false) {
 			close(entered)
 			select {
 			case <-ctx.Done():
@@ -453,10 +446,10 @@ func TestPrepareYieldsToACall(t *testing.T) {
 	if listing, err := root.Walk(context.Background()); err != nil || listing.Notes[0].Stamp() == (boundary.Stamp{}) {
 		t.Skip("the temporary folder is on a file system whose times are not trusted, where summaries are never used")
 	}
-	sums := NewSummaries()
+	sums := newSummaries()
 	t.Cleanup(sums.Close)
 	armed.Store(true)
-	sums.Prepare(root)
+	sums.prepare(root)
 	<-entered
 	start := time.Now()
 	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {

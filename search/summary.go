@@ -40,11 +40,21 @@ func gramBit(a, b, c byte) uint32 {
 	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> (32 - 13)
 }
 
-// gramBits returns the filter bits of the query's trigrams. A query whose
-// folded form is shorter than three bytes has none, and every filter may
-// hold it.
+// gramBits returns the filter bits of the query's trigrams. They are taken
+// from the query's words as the matcher folds them, joined by single
+// spaces: the folded form every match of the query has (see appendFolded).
+// A query whose folded form is shorter than three bytes has none, and
+// every filter may hold it.
 func (q *Query) gramBits() []uint32 {
-	folded := appendFolded(nil, []byte(q.text))
+	var folded []byte
+	for i, w := range q.words {
+		if i > 0 {
+			folded = append(folded, ' ')
+		}
+		for _, r := range w {
+			folded = utf8.AppendRune(folded, r)
+		}
+	}
 	var bits []uint32
 	for i := 0; i+2 < len(folded); i++ {
 		bits = append(bits, gramBit(folded[i], folded[i+1], folded[i+2]))
