@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // Fault tests: each fault must give a clear, bounded answer through the

@@ -23,7 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 	"practice-notes/search"
 )
 

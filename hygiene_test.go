@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // TestOutputHygiene drives the real server over its line transport with a

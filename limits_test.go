@@ -14,7 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // gate is a handler that counts how many calls run at once and holds each

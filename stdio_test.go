@@ -17,7 +17,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 	"practice-notes/search"
 )
 

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"practice-notes/boundary/fusetest"
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // A read that blocks in the kernel for ever, on a FUSE mount that never

@@ -1,6 +1,6 @@
 package boundary
 
-import "practice-notes/internal/seam"
+import "practice-notes/boundary/seam"
 
 // injectFaults installs h on r, which must not be in use yet (see
 // seam.Options.Faults).

@@ -3,7 +3,7 @@ package boundary
 import (
 	"context"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // fault runs the hook a test installed (see seam.Options.Faults), if any;

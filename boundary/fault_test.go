@@ -11,10 +11,10 @@ import (
 	"sync"
 	"testing"
 
-	"practice-notes/internal/seam"
-
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"practice-notes/boundary/seam"
 )
 
 // The fault seam: an error from the hook is taken as the operating system's

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"syscall"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // ReadNote returns the contents of the note called name, a slash-separated

@@ -8,7 +8,7 @@ import (
 	"syscall"
 	"time"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // noteFlags open a note or a directory on the way to one: read-only, never

@@ -9,7 +9,7 @@ import (
 	"path"
 	"path/filepath"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // readNote reads the note called name, a checked name, through os.Root.

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"syscall"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // readNote reads the note called name, a checked name, through os.Root.

@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // Root is an open notes directory: [Root.Walk] lists its notes, and
@@ -81,9 +81,9 @@ type Root struct {
 }
 
 // Open opens dir, made absolute once here, as a notes root. It fails when dir
-// is missing, is not a directory or cannot be read. Only this module's
-// tests can make test options (see package seam), and the last given
-// applies; the program never passes any.
+// is missing, is not a directory or cannot be read. Test options are for
+// this module's tests only (see package seam), and the last given applies;
+// the program never passes any.
 func Open(dir string, test ...seam.Options) (*Root, error) {
 	var opts seam.Options
 	if len(test) > 0 {

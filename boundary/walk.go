@@ -14,7 +14,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // Skipped is a file a walk or a read did not return, with the reason.

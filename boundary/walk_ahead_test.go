@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"practice-notes/internal/seam"
-
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/boundary/seam"
 )
 
 // TestWalkAheadMatchesSequential: a walk that lists directories ahead of

@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // TestScanWorkerPanicReachesCaller makes the read of one note panic (through

@@ -19,7 +19,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 	"practice-notes/tests/corpus"
 )
 

@@ -16,7 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/boundary"
-	"practice-notes/internal/seam"
+	"practice-notes/boundary/seam"
 )
 
 // testSettle is how old the times of a note must be for the roots of

@@ -135,3 +135,26 @@ func TestNoWriteCalls(t *testing.T) {
 		t.Errorf("scanned only %d files", files)
 	}
 }
+
+// TestSeamOnlyInTests: no package of the program but boundary, which
+// declares the test options, imports boundary/seam, so no code of the
+// program can set a fault hook or a shorter settle time on a Root.
+func TestSeamOnlyInTests(t *testing.T) {
+	const seamPath = "practice-notes/boundary/seam"
+	cmd := exec.Command("go", "list", "-deps", "-f", "{{if .Module}}{{if .Module.Main}}{{.ImportPath}} {{join .Imports \",\"}}{{end}}{{end}}", ".")
+	cmd.Dir = repo
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	var importers []string
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, " ")
+		if slices.Contains(strings.Split(imports, ","), seamPath) {
+			importers = append(importers, pkg)
+		}
+	}
+	if want := []string{"practice-notes/boundary"}; !slices.Equal(importers, want) {
+		t.Errorf("packages of the program importing %s: %q; want only %q", seamPath, importers, want)
+	}
+}

@@ -1,9 +1,9 @@
 // Package seam is how this module's tests reach into package boundary: a
 // hook called before each file-system operation, to make a fault that
 // cannot be made for real where tests run, and a shorter wait before notes
-// are given Stamps. It is internal, so the seam is no part of boundary's
-// API: outside this module nothing can open a Root with it, and the program
-// itself never does.
+// are given Stamps. Of the program's packages only boundary imports it,
+// for the types (TestSeamOnlyInTests in tests/script); the program never
+// opens a Root with options.
 package seam
 
 import (
