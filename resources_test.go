@@ -59,20 +59,20 @@ func resourceFixture(t *testing.T) (root, outside string) {
 	base := t.TempDir()
 	root = filepath.Join(base, "notes")
 	outside = filepath.Join(base, "outside")
-	hWrite(t, filepath.Join(outside, "secret.md"), secretText)
-	hWrite(t, filepath.Join(root, "a.md"), "# A\n\nFirst note.\n")
-	hWrite(t, filepath.Join(root, "sub", "b.txt"), "Second note.\n")
-	hWrite(t, filepath.Join(root, "with space é.md"), "Third note.\n")
+	writeNote(t, filepath.Join(outside, "secret.md"), secretText)
+	writeNote(t, filepath.Join(root, "a.md"), "# A\n\nFirst note.\n")
+	writeNote(t, filepath.Join(root, "sub", "b.txt"), "Second note.\n")
+	writeNote(t, filepath.Join(root, "with space é.md"), "Third note.\n")
 	if nameAllowed("what?#.md") {
-		hWrite(t, filepath.Join(root, "what?#.md"), "Fourth note.\n")
+		writeNote(t, filepath.Join(root, "what?#.md"), "Fourth note.\n")
 	}
-	hWrite(t, filepath.Join(root, "100%.md"), "Not offered: noteName refuses a % after decoding.\n")
-	hWrite(t, filepath.Join(root, "big.md"), strings.Repeat("x", boundary.MaxFileSize+1))
-	hWrite(t, filepath.Join(root, "image.png"), "not a note")
+	writeNote(t, filepath.Join(root, "100%.md"), "Not offered: noteName refuses a % after decoding.\n")
+	writeNote(t, filepath.Join(root, "big.md"), strings.Repeat("x", boundary.MaxFileSize+1))
+	writeNote(t, filepath.Join(root, "image.png"), "not a note")
 	// Not notes by the walk's rule, so not readable either.
-	hWrite(t, filepath.Join(root, ".hidden.md"), "Hidden note.\n")
-	hWrite(t, filepath.Join(root, ".private", "diary.md"), "Private diary.\n")
-	hWrite(t, filepath.Join(root, filepath.FromSlash(deepNote)), "Below the walk limit.\n")
+	writeNote(t, filepath.Join(root, ".hidden.md"), "Hidden note.\n")
+	writeNote(t, filepath.Join(root, ".private", "diary.md"), "Private diary.\n")
+	writeNote(t, filepath.Join(root, filepath.FromSlash(deepNote)), "Below the walk limit.\n")
 	for link, target := range map[string]string{
 		"link.md":        filepath.Join(outside, "secret.md"),
 		"inside-link.md": "a.md",
@@ -135,9 +135,9 @@ func TestListNotes(t *testing.T) {
 // A note added while the server runs is listed on the next call.
 func TestListNotesIsFresh(t *testing.T) {
 	root := t.TempDir()
-	hWrite(t, filepath.Join(root, "a.md"), "a")
+	writeNote(t, filepath.Join(root, "a.md"), "a")
 	cs := notesSession(t, root, nil)
-	hWrite(t, filepath.Join(root, "b.md"), "b")
+	writeNote(t, filepath.Join(root, "b.md"), "b")
 	res, err := cs.ListResources(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -272,7 +272,7 @@ func TestNoteURIsMatchTemplate(t *testing.T) {
 	names := []string{"a+b&c=d;e,f:g@h$i!j'k(l)m*.md", "[x].md", "é.md", "sp ace.md", "q?.md"}
 	names = slices.DeleteFunc(names, func(n string) bool { return !nameAllowed(n) })
 	for _, n := range names {
-		hWrite(t, filepath.Join(root, n), n)
+		writeNote(t, filepath.Join(root, n), n)
 	}
 	cs := notesSession(t, root, nil)
 	for _, n := range names {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"practice-notes/search"
+	"practice-notes/boundary/seam"
 )
 
 func call(t *testing.T, cs *mcp.ClientSession, args any) *mcp.CallToolResult {
@@ -26,7 +29,7 @@ func call(t *testing.T, cs *mcp.ClientSession, args any) *mcp.CallToolResult {
 }
 
 func TestToolListing(t *testing.T) {
-	cs := hStart(t, "practice-data", nil).client("")
+	cs := startServer(t, "practice-data", nil).client("")
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +46,7 @@ func TestToolListing(t *testing.T) {
 	if !strings.Contains(tool.Description, "untrusted") {
 		t.Errorf("description does not say results are untrusted data: %q", tool.Description)
 	}
-	// The schemas are checked against the code in contract_test.go.
+	// The schemas are checked against the code in search_notes_test.go.
 	init := cs.InitializeResult()
 	if init.ServerInfo.Name != "practice-notes" || !strings.Contains(init.Instructions, "quoted file text") {
 		t.Errorf("server info %+v, instructions %q", init.ServerInfo, init.Instructions)
@@ -54,7 +57,7 @@ func TestToolListing(t *testing.T) {
 func TestProtocolVersions(t *testing.T) {
 	for _, v := range []string{"2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"} {
 		t.Run(v, func(t *testing.T) {
-			cs := hStart(t, "practice-data", nil).client(v)
+			cs := startServer(t, "practice-data", nil).client(v)
 			res := call(t, cs, map[string]any{"query": "sign-in"})
 			if res.IsError || !strings.Contains(resultText(res), `"note_id":"N2"`) {
 				t.Errorf("protocol %s: %+v", v, res)
@@ -63,106 +66,8 @@ func TestProtocolVersions(t *testing.T) {
 	}
 }
 
-func TestSearchSignIn(t *testing.T) {
-	cs := hStart(t, "practice-data", nil).client("")
-	res := call(t, cs, map[string]any{"query": "sign-in"})
-	if res.IsError {
-		t.Fatalf("tool error: %s", resultText(res))
-	}
-	var got search.Result
-	if err := decodeStructured(res, &got); err != nil {
-		t.Fatal(err)
-	}
-	file, err := os.ReadFile(filepath.Join("practice-data", "sample-notes.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(got.Matches) != 1 {
-		t.Fatalf("got %d matches, want 1: %+v", len(got.Matches), got.Matches)
-	}
-	m := got.Matches[0]
-	if m.File != "sample-notes.md" || m.NoteID != "N2" || !strings.Contains(string(file), m.Passage) ||
-		!strings.Contains(m.Passage, "sign-in") {
-		t.Errorf("match %+v is not the N2 passage of sample-notes.md", m)
-	}
-	// The text block carries the same JSON as the structured content.
-	if len(res.Content) != 1 {
-		t.Fatalf("got %d content blocks, want 1", len(res.Content))
-	}
-	var fromText search.Result
-	if err := json.Unmarshal([]byte(resultText(res)), &fromText); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(got, fromText); diff != "" {
-		t.Errorf("text and structured content differ:\n%s", diff)
-	}
-}
-
-func TestArgumentRefusals(t *testing.T) {
-	cs := hStart(t, "practice-data", nil).client("")
-	tests := []struct {
-		name string
-		args any
-		want string
-	}{
-		{"missing query", json.RawMessage(`{}`), `missing required argument "query"`},
-		{"null arguments", nil, `missing required argument "query"`},
-		{"empty", map[string]any{"query": ""}, "query is empty"},
-		{"whitespace only", map[string]any{"query": " \u3000 "}, "only whitespace"},
-		{"201 characters", map[string]any{"query": strings.Repeat("x", 201)}, "201 characters long"},
-		{"NUL", map[string]any{"query": "sign\x00in"}, "control character"},
-		{"newline", map[string]any{"query": "sign\nin"}, "control character"},
-		{"number", json.RawMessage(`{"query":42}`), "must be a string, not a number"},
-		{"array", json.RawMessage(`{"query":["sign-in"]}`), "must be a string, not an array"},
-		{"null query", json.RawMessage(`{"query":null}`), "must be a string, not null"},
-		{"unknown key", json.RawMessage(`{"query":"sign-in","root":"/"}`), `unknown argument "root"`},
-		{"duplicate key", json.RawMessage(`{"query":"a","query":"sign-in"}`), "more than once"},
-		{"not an object", json.RawMessage(`["sign-in"]`), "must be a JSON object"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			res := call(t, cs, tt.args)
-			text := resultText(res)
-			if !res.IsError || !strings.Contains(text, tt.want) || strings.Contains(text, "\n") {
-				t.Errorf("isError=%v text=%q; want a one-line tool error containing %q", res.IsError, text, tt.want)
-			}
-			if res.StructuredContent != nil {
-				t.Errorf("a refused call carries structured content: %v", res.StructuredContent)
-			}
-		})
-	}
-}
-
-// The SDK passes duplicate keys through (last one wins) and treats
-// "arguments": null as {}; our decoder is what refuses them. These pin the
-// SDK behaviour the decoder relies on: if the SDK started rejecting or
-// rewriting such arguments itself, these calls would not reach decodeQuery.
-func TestDecodeQuery(t *testing.T) {
-	tests := []struct {
-		args, want, wantErr string
-	}{
-		{`{"query":"sign-in"}`, "sign-in", ""},
-		{` { "query" : "a\u00e9" } `, "aé", ""},
-		{`{"query":"a","query":"b"}`, "", "more than once"},
-		{`{"query":"a"}{}`, "", "unexpected data"},
-		{`{"query":"a"`, "", "not valid JSON"},
-		{`{"Query":"a"}`, "", `unknown argument "Query"`},
-		{`null`, "", "must be a JSON object"},
-		{``, "", "missing required argument"},
-	}
-	for _, tt := range tests {
-		got, err := decodeQuery(json.RawMessage(tt.args))
-		switch {
-		case tt.wantErr == "" && (err != nil || got != tt.want):
-			t.Errorf("decodeQuery(%s) = %q, %v; want %q", tt.args, got, err, tt.want)
-		case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, errBadArguments)):
-			t.Errorf("decodeQuery(%s) = %q, %v; want error containing %q", tt.args, got, err, tt.wantErr)
-		}
-	}
-}
-
 func TestUnknownToolIsProtocolError(t *testing.T) {
-	cs := hStart(t, "practice-data", nil).client("")
+	cs := startServer(t, "practice-data", nil).client("")
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "write_note", Arguments: map[string]any{}})
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
@@ -170,18 +75,100 @@ func TestUnknownToolIsProtocolError(t *testing.T) {
 	}
 }
 
-func TestNoMatch(t *testing.T) {
-	cs := hStart(t, "practice-data", nil).client("")
-	res := call(t, cs, map[string]any{"query": "quantum spreadsheet"})
-	var got search.Result
-	if err := decodeStructured(res, &got); err != nil {
+// TestOutputHygiene drives the real server over its line transport with a
+// mix of good calls, refusals, a panic, resource reads and bad lines, with
+// the log at debug level. Every stdout line must be one JSON-RPC message;
+// no reply may hold an absolute path; no log line may hold note text or a
+// path outside the root; and the folder must be exactly as it was.
+func TestOutputHygiene(t *testing.T) {
+	const noteText = "NOTE-TEXT-MARKER"
+	base := t.TempDir()
+	dir := filepath.Join(base, "notes")
+	writeNote(t, filepath.Join(dir, "a.md"), "# N1\n\nneedle "+noteText+"\n")
+	writeNote(t, filepath.Join(dir, "boom.md"), "needle "+noteText+"\n")
+	writeNote(t, filepath.Join(base, "outside.md"), "needle "+noteText+" outside\n")
+	writeNote(t, filepath.Join(dir, "big.md"), strings.Repeat(noteText+"\n", 10000))
+	if err := os.Symlink(filepath.Join(base, "outside.md"), filepath.Join(dir, "link.md")); err != nil {
 		t.Fatal(err)
 	}
-	want := search.Result{Query: "quantum spreadsheet", Matches: []search.Match{}, Message: `No notes matched "quantum spreadsheet".`, Skipped: []search.Skipped{}}
-	if diff := cmp.Diff(want, got); diff != "" || res.IsError {
-		t.Errorf("isError=%v, result (-want +got):\n%s", res.IsError, diff)
+	injectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+		if op == seam.ReadFile && name == "boom.md" {
+			panic("read " + filepath.Join(dir, name) + ": " + noteText)
+		}
+		return nil
+	})
+
+	before := treeState(t, base)
+	s := startServer(t, dir, nil)
+	s.initialize()
+	lines := []string{
+		callLine(1, "needle"), // panics on boom.md
+		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"outside"}}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"a","query":"b"}}}`,
+		`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":"` + strings.Repeat("x", 300) + `"}}}`,
+		`{"jsonrpc":"2.0","id":5,"method":"resources/list"}`,
+		`{"jsonrpc":"2.0","id":6,"method":"resources/read","params":{"uri":"practice-notes:///a.md"}}`,
+		`{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"uri":"practice-notes:///..%2Foutside.md"}}`,
+		`{"jsonrpc":"2.0","id":8,"method":"resources/read","params":{"uri":"practice-notes:///link.md"}}`,
+		`{"jsonrpc":"2.0","id":9,"method":"resources/read","params":{"uri":"practice-notes:///big.md"}}`,
+		`{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"nope","arguments":{}}}`,
+		`not json ` + noteText,
+		`{"jsonrpc":"2.0","id":11,"method":"ping","params":{"x":"` + noteText + `","x":1}}`,
 	}
-	if !strings.Contains(resultText(res), `"matches":[]`) {
-		t.Errorf("matches is not an empty list on the wire: %s", resultText(res))
+	for _, l := range lines {
+		s.send(l)
 	}
+	var replies []string
+	for range lines {
+		msg := s.next()
+		b, _ := json.Marshal(msg)
+		replies = append(replies, string(b))
+	}
+	all := strings.Join(replies, "\n")
+	if strings.Contains(all, base) {
+		t.Errorf("a reply holds an absolute path:\n%s", all)
+	}
+	if !strings.Contains(all, `"id":1`) || !strings.Contains(all, "-32603") {
+		t.Errorf("the panicking call was not answered with an internal error:\n%s", all)
+	}
+	log := s.log.String()
+	if bad, ok := containsAny(log, noteText, base); ok {
+		t.Errorf("the log holds %q:\n%s", bad, log)
+	}
+	if !strings.Contains(log, "recovered from a panic") {
+		t.Errorf("the panic was not logged:\n%s", log)
+	}
+	if after := treeState(t, base); after != before {
+		t.Errorf("serving changed the folder:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// treeState describes every entry under dir: name, type, permissions,
+// size, modification time and content.
+func treeState(t *testing.T, dir string) string {
+	t.Helper()
+	var b strings.Builder
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "%s %v %d %v", p, info.Mode(), info.Size(), info.ModTime().UnixNano())
+		if info.Mode().IsRegular() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, " %x", sha256.Sum256(data))
+		}
+		b.WriteByte('\n')
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
 }

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -17,11 +18,13 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"practice-notes/boundary"
 	"practice-notes/boundary/seam"
 	"practice-notes/search"
+	"practice-notes/tests/corpus"
 )
 
-var hNotes = map[string]string{
+var sampleNotes = map[string]string{
 	"a.md": "# N1 · Loop\n\nThe sign-in page loops.\n",
 	"b.md": "# N2 · Other\n\nNothing to see.\n",
 }
@@ -64,7 +67,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 		{"object id", `{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}`, -32600, nil},
 		{"too deep", `{"jsonrpc":"2.0","id":5,"method":"ping","params":{"x":` + deep + `}}`, -32600, float64(5)},
 	}
-	s := hStart(t, hTree(t, hNotes), nil)
+	s := startServer(t, noteTree(t, sampleNotes), nil)
 	s.initialize()
 	for i, tt := range tests {
 		s.send(tt.line)
@@ -102,7 +105,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 		t.Errorf("a repeated argument got %v; want a tool error", msg)
 	}
 	// A valid call still works at the end.
-	s.send(hCallLine(99, "sign-in"))
+	s.send(callLine(99, "sign-in"))
 	msg := s.next()
 	if msg["id"] != float64(99) || msg["result"] == nil {
 		t.Fatalf("search after bad lines got %v", msg)
@@ -115,7 +118,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 // TestTransportLongLine sends lines over the limit: each is answered with
 // an error naming its id when the id comes early, and the session goes on.
 func TestTransportLongLine(t *testing.T) {
-	s := hStart(t, hTree(t, hNotes), nil)
+	s := startServer(t, noteTree(t, sampleNotes), nil)
 	s.initialize()
 	pad := strings.Repeat("a", maxLineBytes)
 	s.send(`{"jsonrpc":"2.0","id":"long","method":"ping","params":{"x":"` + pad + `"}}`)
@@ -265,14 +268,14 @@ func TestReadLine(t *testing.T) {
 // TestTransportOneLinePerMessage runs good calls and bad lines at once: the
 // output is whole JSON-RPC lines, one per answer, never interleaved.
 func TestTransportOneLinePerMessage(t *testing.T) {
-	s := hStart(t, hTree(t, hNotes), nil)
+	s := startServer(t, noteTree(t, sampleNotes), nil)
 	s.initialize()
 	const n = 200
 	go func() {
 		for i := range n {
 			switch i % 3 {
 			case 0:
-				s.send(hCallLine(i, "sign-in"))
+				s.send(callLine(i, "sign-in"))
 			case 1:
 				s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"ping"`, i)) // cut short
 			default:
@@ -315,7 +318,7 @@ type slowReads struct {
 }
 
 func (s *slowReads) install(t testing.TB) {
-	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+	injectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
 		if op != seam.ReadFile {
 			return nil
 		}
@@ -347,9 +350,9 @@ func manyNotes(n int) map[string]string {
 func TestTransportEOFCancelsCalls(t *testing.T) {
 	slow := &slowReads{d: 10 * time.Second}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(3)), nil)
+	s := startServer(t, noteTree(t, manyNotes(3)), nil)
 	s.initialize()
-	s.send(hCallLine(1, "anything"))
+	s.send(callLine(1, "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
 	start := time.Now()
 	if err := s.closeInput(time.Second); err != nil {
@@ -368,9 +371,9 @@ func TestTransportEOFCancelsCalls(t *testing.T) {
 func TestTransportSignalCancelsCalls(t *testing.T) {
 	slow := &slowReads{d: 10 * time.Second}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(3)), nil)
+	s := startServer(t, noteTree(t, manyNotes(3)), nil)
 	s.initialize()
-	s.send(hCallLine(1, "anything"))
+	s.send(callLine(1, "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
 	start := time.Now()
 	s.cancel()
@@ -396,9 +399,9 @@ func TestTransportSignalCancelsCalls(t *testing.T) {
 func TestTransportStuckCallDoesNotHoldExit(t *testing.T) {
 	slow := &slowReads{d: 1200 * time.Millisecond, ignoreCtx: true}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(1)), nil)
+	s := startServer(t, noteTree(t, manyNotes(1)), nil)
 	s.initialize()
-	s.send(hCallLine(1, "anything"))
+	s.send(callLine(1, "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
 	start := time.Now()
 	if err := s.closeInput(time.Second); err != nil {
@@ -425,7 +428,7 @@ func (w *failingWriter) Write(p []byte) (int, error) {
 // without an error, stops reading stdin, and logs it in plain words, not
 // as the operating system's "broken pipe".
 func TestTransportClientStopsReading(t *testing.T) {
-	root := hOpenRoot(t, hTree(t, hNotes))
+	root := openTestRoot(t, noteTree(t, sampleNotes))
 	inR, inW := io.Pipe()
 	defer inW.Close()
 	out := &failingWriter{}
@@ -468,13 +471,13 @@ func waitFor(t testing.TB, cond func() bool) {
 // 0) and the request's id, and none repeats what the client sent in its
 // data.
 func TestTransportErrorCodes(t *testing.T) {
-	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+	injectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
 		if op == seam.ListDir && name == "." {
 			return errors.New("injected: the folder cannot be read")
 		}
 		return nil
 	})
-	s := hStart(t, hTree(t, hNotes), nil)
+	s := startServer(t, noteTree(t, sampleNotes), nil)
 	wantError := func(what string, id any, code float64) map[string]any {
 		t.Helper()
 		msg := s.next()
@@ -486,7 +489,7 @@ func TestTransportErrorCodes(t *testing.T) {
 	}
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	wantError("tools/list before initialize", float64(1), -32600)
-	s.send(hCallLine(2, "sign-in"))
+	s.send(callLine(2, "sign-in"))
 	wantError("tools/call before initialize", float64(2), -32600)
 	s.initialize()
 	s.send(`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
@@ -525,9 +528,9 @@ func TestTransportErrorCodes(t *testing.T) {
 func TestTransportCancelledCallNotAnswered(t *testing.T) {
 	slow := &slowReads{d: 10 * time.Second}
 	slow.install(t)
-	s := hStart(t, hTree(t, manyNotes(3)), nil)
+	s := startServer(t, noteTree(t, manyNotes(3)), nil)
 	s.initialize()
-	s.send(hCallLine("slow", "anything"))
+	s.send(callLine("slow", "anything"))
 	waitFor(t, func() bool { return slow.reads.Load() > 0 })
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"slow","reason":"test"}}`)
 	waitFor(t, func() bool { return slow.cancelled.Load() > 0 })
@@ -549,4 +552,103 @@ func TestTransportCancelledCallNotAnswered(t *testing.T) {
 		t.Errorf("an answer came after the last ping: %s", line)
 	case <-time.After(300 * time.Millisecond):
 	}
+}
+
+// BenchmarkToolCallSmallNote measures what a client sending calls back to
+// back sees from one server on a folder holding one note of 2.5 KB, the
+// "one small note" case of scripts/bench.sh: the real server (newServer)
+// on a lineTransport over OS pipes, as "serve" runs it on stdio, each
+// iteration one tools/call search_notes written and its reply read.
+func BenchmarkToolCallSmallNote(b *testing.B) {
+	dir := b.TempDir()
+	if _, err := corpus.Generate(dir, corpus.Options{Files: 1, Size: 2500, Seed: 1, K: 1}); err != nil {
+		b.Fatal(err)
+	}
+	// A note is summarised only once its times are two seconds old (see
+	// boundary.Stamp), as bench.sh's notes are: then an absent phrase is
+	// answered without reading the note.
+	time.Sleep(2100 * time.Millisecond)
+	for _, bc := range []struct {
+		name, query string
+		want        string // in every reply
+	}{
+		{"present", corpus.Planted, `"line":`},
+		{"absent", corpus.Absent, `"matches":[]`},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			s := startPipeServer(b, dir)
+			call := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search_notes","arguments":{"query":%q}}}`+"\n", bc.query)
+			s.roundTrip(call)
+			time.Sleep(20 * time.Millisecond) // the summary is made between calls
+			if reply := s.roundTrip(call); !bytes.Contains(reply, []byte(bc.want)) || bytes.Contains(reply, []byte(`"isError":true`)) {
+				b.Fatalf("reply %s does not hold %s", reply, bc.want)
+			}
+			for b.Loop() {
+				s.roundTrip(call)
+			}
+		})
+	}
+}
+
+// pipeServer is the real server answering over two OS pipes.
+type pipeServer struct {
+	tb  testing.TB
+	in  *os.File // the server's stdin, written here
+	out *bufio.Reader
+}
+
+func startPipeServer(tb testing.TB, dir string) *pipeServer {
+	tb.Helper()
+	root, err := boundary.Open(dir)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	// Fd puts the server's end in blocking mode, as the standard input
+	// os/exec gives a child is: reads then block in read(2) rather than
+	// wait in Go's network poller.
+	inR.Fd()
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, &slog.HandlerOptions{Level: slog.LevelError}))
+	searcher := search.New(root, search.Options{Summaries: true})
+	done := make(chan error, 1)
+	go func() {
+		done <- serveStdio(context.Background(), newServer(root, searcher, log), newLineTransport(inR, outW, log), log)
+		outW.Close()
+	}()
+	tb.Cleanup(func() {
+		inW.Close()
+		io.Copy(io.Discard, outR)
+		if err := <-done; err != nil {
+			tb.Errorf("serveStdio: %v", err)
+		}
+		searcher.Close()
+		root.Close()
+		inR.Close()
+		outR.Close()
+	})
+	s := &pipeServer{tb: tb, in: inW, out: bufio.NewReaderSize(outR, 1<<20)}
+	s.roundTrip([]byte(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"0"}}}` + "\n"))
+	if _, err := inW.Write([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")); err != nil {
+		tb.Fatal(err)
+	}
+	return s
+}
+
+// roundTrip writes one request line and returns the reply line.
+func (s *pipeServer) roundTrip(line []byte) []byte {
+	if _, err := s.in.Write(line); err != nil {
+		s.tb.Fatal(err)
+	}
+	reply, err := s.out.ReadSlice('\n')
+	if err != nil {
+		s.tb.Fatal(err)
+	}
+	return reply
 }

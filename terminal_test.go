@@ -1,8 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/search"
 )
 
 // The hint names the key that ends input on each system.
@@ -15,5 +20,69 @@ func TestWaitingHint(t *testing.T) {
 		if got := waitingHint(goos); !strings.Contains(got, key) {
 			t.Errorf("waitingHint(%q) = %q; want it to say %q", goos, got, key)
 		}
+	}
+}
+
+// Text from notes and names reaches the terminal with every control
+// character escaped; the passage is otherwise verbatim.
+func TestPrintResult(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		res  search.Result
+		want string
+	}{
+		{
+			name: "plain passage, CRLF line ends",
+			res: search.Result{
+				Matches: []search.Match{{File: "a.md", NoteID: "N1", Line: 3, Passage: "one\r\ntwo\twith a tab"}},
+				Message: `1 passage matched "one".`,
+			},
+			want: "a.md:3 (N1)\n    one\n    two\twith a tab\n\n1 passage matched \"one\".\n",
+		},
+		{
+			name: "terminal sequences in the passage",
+			res: search.Result{
+				Matches: []search.Match{{File: "a.md", Line: 1, Passage: "title \x1b]0;pwned\a, clear \x1b[2J, clip \x1b]52;c;ZXZpbA==\x1b\\ over\rwrite \u009b1m \u202erev\u202c"}},
+				Message: `1 passage matched "title".`,
+			},
+			want: "a.md:1\n    title \\x1b]0;pwned\\a, clear \\x1b[2J, clip \\x1b]52;c;ZXZpbA==\\x1b\\ over\\rwrite \\u009b1m \\u202erev\\u202c\n\n1 passage matched \"title\".\n",
+		},
+		{
+			name: "control characters in names, note IDs and reasons",
+			res: search.Result{
+				Matches: []search.Match{{File: "red\x1b[31m.md", NoteID: "X\x07", Line: 2, Passage: "p", Clipped: true}},
+				Message: "1 passage matched \"p\". 2 files were not searched.",
+				Skipped: []search.Skipped{
+					{File: "new\nline.md", Reason: "symbolic link (not followed)"},
+					{File: "tab\t.md", Reason: "bell\a"},
+				},
+			},
+			want: "red\\x1b[31m.md:2 (X\\a) [clipped]\n    p\n\n1 passage matched \"p\". 2 files were not searched.\n" +
+				"  not searched: new\\nline.md (symbolic link (not followed))\n  not searched: tab\\t.md (bell\\a)\n",
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var b strings.Builder
+			printResult(&b, &tc.res)
+			if diff := cmp.Diff(tc.want, b.String()); diff != "" {
+				t.Errorf("printResult (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestVisibleJSON(t *testing.T) {
+	in, err := json.MarshalIndent(map[string]string{"p": "a\x1b\x7f\u0085\u202e\tb"}, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := string(visibleJSON(in))
+	want := "{\n  \"p\": \"a\\u001b\\u007f\\u0085\\u202e\\tb\"\n}"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("visibleJSON (-want +got):\n%s", diff)
+	}
+	var back map[string]string
+	if err := json.Unmarshal([]byte(got), &back); err != nil || back["p"] != "a\x1b\x7f\u0085\u202e\tb" {
+		t.Errorf("visibleJSON changed the meaning: %q, %v", back, err)
 	}
 }

@@ -20,7 +20,7 @@ import (
 // reply or the log. The tests run as root, where chmod 000 does not stop a
 // read, so unreadable files and directories, and a file vanishing at an
 // exact moment, are made through the fault seam (seam.Options.Faults,
-// installed by hInjectFaults); the other faults are made for real.
+// installed by injectFaults); the other faults are made for real.
 
 // faultSearch runs one search on a server over dir and returns the decoded
 // result or the error text, failing on anything that leaks.
@@ -28,10 +28,10 @@ func faultSearch(t *testing.T, dir, query string) (res map[string]any, errText s
 	t.Helper()
 	var logBuf lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	cs := hStart(t, dir, log).client("")
+	cs := startServer(t, dir, log).client("")
 	ctx, cancel := context.WithTimeout(context.Background(), callDeadline+time.Second)
 	defer cancel()
-	res, errText, err := hSearch(ctx, cs, query)
+	res, errText, err := callSearch(ctx, cs, query)
 	if err != nil {
 		t.Fatalf("search %q: %v", query, err)
 	}
@@ -44,7 +44,7 @@ func faultSearch(t *testing.T, dir, query string) (res map[string]any, errText s
 // operating-system error message.
 func checkNoLeak(t *testing.T, s, dir, what string) {
 	t.Helper()
-	if bad, ok := hContainsAny(s, filepath.Dir(dir), "permission denied", "no such file or directory",
+	if bad, ok := containsAny(s, filepath.Dir(dir), "permission denied", "no such file or directory",
 		"not a directory", "too many levels", "input/output error", "INJECTED"); ok {
 		t.Errorf("the %s holds %q:\n%.2000s", what, bad, s)
 	}
@@ -62,7 +62,7 @@ func skippedReasons(res map[string]any) map[string]string {
 
 func matchedFiles(res map[string]any) []string {
 	var files []string
-	for _, m := range hMatches(res) {
+	for _, m := range resultMatches(res) {
 		files = append(files, m["file"].(string))
 	}
 	return files
@@ -75,12 +75,12 @@ func injectedErr(name string) error {
 }
 
 func TestFaultUnreadableFileAndDirectory(t *testing.T) {
-	dir := hTree(t, map[string]string{
+	dir := noteTree(t, map[string]string{
 		"ok.md":           "needle ok\n",
 		"locked.md":       "needle locked\n",
 		"closed/inner.md": "needle inner\n",
 	})
-	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+	injectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
 		if (op == seam.ReadFile && name == "locked.md") || (op == seam.ListDir && name == "closed") {
 			return injectedErr(name)
 		}
@@ -103,8 +103,8 @@ func TestFaultUnreadableFileAndDirectory(t *testing.T) {
 }
 
 func TestFaultUnreadableRoot(t *testing.T) {
-	dir := hTree(t, map[string]string{"ok.md": "needle\n"})
-	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+	dir := noteTree(t, map[string]string{"ok.md": "needle\n"})
+	injectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
 		if op == seam.ListDir && name == "." {
 			return injectedErr(name)
 		}
@@ -120,8 +120,8 @@ func TestFaultUnreadableRoot(t *testing.T) {
 // before it is opened (the seam gives the exact moment; the removal is
 // real).
 func TestFaultFileVanishes(t *testing.T) {
-	dir := hTree(t, map[string]string{"a.md": "needle a\n", "gone.md": "needle gone\n", "z.md": "needle z\n"})
-	hInjectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
+	dir := noteTree(t, map[string]string{"a.md": "needle a\n", "gone.md": "needle gone\n", "z.md": "needle z\n"})
+	injectFaults(t, func(ctx context.Context, op seam.Op, name string) error {
 		if op == seam.ReadFile && name == "gone.md" {
 			os.Remove(filepath.Join(dir, "gone.md"))
 		}
@@ -141,17 +141,17 @@ func TestFaultFileVanishes(t *testing.T) {
 
 // TestFaultRootDeleted deletes the whole root while the server runs.
 func TestFaultRootDeleted(t *testing.T) {
-	dir := hTree(t, map[string]string{"a.md": "needle\n", "sub/b.md": "needle\n"})
+	dir := noteTree(t, map[string]string{"a.md": "needle\n", "sub/b.md": "needle\n"})
 	var logBuf lockedBuffer
-	cs := hStart(t, dir, slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))).client("")
-	if res, errText, err := hSearch(context.Background(), cs, "needle"); err != nil || errText != "" || len(hMatches(res)) != 2 {
+	cs := startServer(t, dir, slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))).client("")
+	if res, errText, err := callSearch(context.Background(), cs, "needle"); err != nil || errText != "" || len(resultMatches(res)) != 2 {
 		t.Fatalf("before: %v %q %v", res, errText, err)
 	}
 	if err := os.RemoveAll(dir); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
-		res, errText, err := hSearch(context.Background(), cs, "needle")
+		res, errText, err := callSearch(context.Background(), cs, "needle")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -169,18 +169,18 @@ func TestFaultRootDeleted(t *testing.T) {
 func TestFaultRootReplaced(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "notes")
-	hWrite(t, filepath.Join(dir, "a.md"), "needle original\n")
-	cs := hStart(t, dir, nil).client("")
+	writeNote(t, filepath.Join(dir, "a.md"), "needle original\n")
+	cs := startServer(t, dir, nil).client("")
 	if err := os.Rename(dir, filepath.Join(base, "moved")); err != nil {
 		t.Fatal(err)
 	}
-	hWrite(t, filepath.Join(dir, "a.md"), "needle REPLACEMENT\n")
-	hWrite(t, filepath.Join(dir, "b.md"), "needle REPLACEMENT\n")
-	res, errText, err := hSearch(context.Background(), cs, "needle")
+	writeNote(t, filepath.Join(dir, "a.md"), "needle REPLACEMENT\n")
+	writeNote(t, filepath.Join(dir, "b.md"), "needle REPLACEMENT\n")
+	res, errText, err := callSearch(context.Background(), cs, "needle")
 	if err != nil || errText != "" {
 		t.Fatalf("%v %q", err, errText)
 	}
-	ms := hMatches(res)
+	ms := resultMatches(res)
 	if len(ms) != 1 || ms[0]["passage"] != "needle original" {
 		t.Errorf("after replacing the root: %v; want only the original note", ms)
 	}
@@ -206,12 +206,12 @@ func TestFaultHugeDirectory(t *testing.T) {
 	}
 	start := time.Now()
 	res, errText := faultSearch(t, dir, "absent phrase")
-	if errText != "" || len(hMatches(res)) != 0 || res["message"] != `No notes matched "absent phrase".` {
+	if errText != "" || len(resultMatches(res)) != 0 || res["message"] != `No notes matched "absent phrase".` {
 		t.Errorf("%v %q", res, errText)
 	}
 	res, errText = faultSearch(t, dir, "needle")
-	if want := min(n/1000, 10); errText != "" || len(hMatches(res)) != want {
-		t.Errorf("%d matches; want %d (%q)", len(hMatches(res)), want, errText)
+	if want := min(n/1000, 10); errText != "" || len(resultMatches(res)) != want {
+		t.Errorf("%d matches; want %d (%q)", len(resultMatches(res)), want, errText)
 	}
 	t.Logf("two searches over %d files took %v", n, time.Since(start))
 }
@@ -245,7 +245,7 @@ func TestFaultDeepTree(t *testing.T) {
 	p := dir
 	for level := 1; level <= boundary.MaxDepth+24; level++ {
 		p = filepath.Join(p, "d")
-		hWrite(t, filepath.Join(p, "note.md"), fmt.Sprintf("needle at level %d\n", level))
+		writeNote(t, filepath.Join(p, "note.md"), fmt.Sprintf("needle at level %d\n", level))
 	}
 	res, errText := faultSearch(t, dir, "needle")
 	if errText != "" {
@@ -254,17 +254,17 @@ func TestFaultDeepTree(t *testing.T) {
 	if msg := res["message"].(string); !strings.Contains(msg, "larger than the walk limits") || res["truncated"] != true {
 		t.Errorf("message %q truncated %v", msg, res["truncated"])
 	}
-	for _, m := range hMatches(res) {
+	for _, m := range resultMatches(res) {
 		if depth := strings.Count(m["file"].(string), "/"); depth > boundary.MaxDepth {
 			t.Errorf("a note %d levels down was searched", depth)
 		}
 	}
 	res, _ = faultSearch(t, dir, fmt.Sprintf("at level %d", boundary.MaxDepth))
-	if len(hMatches(res)) != 1 {
+	if len(resultMatches(res)) != 1 {
 		t.Errorf("the note at the depth limit was not found: %v", res)
 	}
 	res, _ = faultSearch(t, dir, fmt.Sprintf("at level %d", boundary.MaxDepth+1))
-	if len(hMatches(res)) != 0 {
+	if len(resultMatches(res)) != 0 {
 		t.Errorf("a note below the depth limit was found: %v", res)
 	}
 }

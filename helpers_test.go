@@ -1,8 +1,7 @@
 package main
 
 // Helpers shared by the tests of package main: temporary note trees, the
-// fault seam, and hStart, which starts the server in process. Their names
-// start with "h" to stay clear of the other test files' helpers.
+// fault seam, and startServer, which starts the server in process.
 
 import (
 	"bufio"
@@ -45,18 +44,18 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// hTree writes files (slash-separated name → content) under a new
+// noteTree writes files (slash-separated name → content) under a new
 // directory and returns it.
-func hTree(t testing.TB, files map[string]string) string {
+func noteTree(t testing.TB, files map[string]string) string {
 	t.Helper()
 	dir := t.TempDir()
 	for name, text := range files {
-		hWrite(t, filepath.Join(dir, filepath.FromSlash(name)), text)
+		writeNote(t, filepath.Join(dir, filepath.FromSlash(name)), text)
 	}
 	return dir
 }
 
-func hWrite(t testing.TB, path, text string) {
+func writeNote(t testing.TB, path, text string) {
 	t.Helper()
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		t.Fatal(err)
@@ -66,24 +65,24 @@ func hWrite(t testing.TB, path, text string) {
 	}
 }
 
-// hFaults is the fault hook that hOpenRoot installs on each Root it opens
+// injectedFaults is the fault hook that openTestRoot installs on each Root it opens
 // (see seam.Options.Faults), so that a test can inject faults into
-// the server that hStart starts. Set it with hInjectFaults before
+// the server that startServer starts. Set it with injectFaults before
 // starting the server. It is package state, so tests that set it must not
 // run in parallel; none of this package's tests do.
-var hFaults seam.Hook
+var injectedFaults seam.Hook
 
-// hInjectFaults makes every Root opened by hOpenRoot for the rest of the test
+// injectFaults makes every Root opened by openTestRoot for the rest of the test
 // call h.
-func hInjectFaults(t testing.TB, h seam.Hook) {
+func injectFaults(t testing.TB, h seam.Hook) {
 	t.Helper()
-	hFaults = h
-	t.Cleanup(func() { hFaults = nil })
+	injectedFaults = h
+	t.Cleanup(func() { injectedFaults = nil })
 }
 
-func hOpenRoot(t testing.TB, dir string) *boundary.Root {
+func openTestRoot(t testing.TB, dir string) *boundary.Root {
 	t.Helper()
-	root, err := boundary.Open(dir, seam.Options{Faults: hFaults})
+	root, err := boundary.Open(dir, seam.Options{Faults: injectedFaults})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,28 +90,28 @@ func hOpenRoot(t testing.TB, dir string) *boundary.Root {
 	return root
 }
 
-// hServer is the real server (newServer) on a lineTransport over pipes,
+// testServer is the real server (newServer) on a lineTransport over pipes,
 // run by serveStdio as "serve" runs it. It is driven either with raw lines
 // (send, next) or through the SDK's client (client), not both.
-type hServer struct {
+type testServer struct {
 	t      testing.TB
 	in     *io.PipeWriter // the server's stdin
 	out    *io.PipeReader // the server's stdout
 	done   chan error     // serveStdio's result
 	cancel context.CancelFunc
-	log    *lockedBuffer // the log, when hStart was given none
+	log    *lockedBuffer // the log, when startServer was given none
 
 	linesOnce sync.Once
 	lines     chan []byte // every line the server wrote to stdout, once next is called
 }
 
-// hStart starts a server on dir. Its log goes to log or, when log is nil,
+// startServer starts a server on dir. Its log goes to log or, when log is nil,
 // at debug level to s.log. This is the one way the tests of package main
 // start a server in process, apart from httpNotes for HTTP; startServe
 // runs the binary.
-func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
+func startServer(t testing.TB, dir string, log *slog.Logger) *testServer {
 	t.Helper()
-	root := hOpenRoot(t, dir)
+	root := openTestRoot(t, dir)
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	logBuf := &lockedBuffer{}
@@ -120,7 +119,7 @@ func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 		log = slog.New(slog.NewTextHandler(logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &hServer{t: t, in: inW, out: outR, done: make(chan error, 1), cancel: cancel, log: logBuf}
+	s := &testServer{t: t, in: inW, out: outR, done: make(chan error, 1), cancel: cancel, log: logBuf}
 	searcher := search.New(root, search.Options{Summaries: true})
 	t.Cleanup(searcher.Close) // after the server has stopped
 	go func() {
@@ -143,7 +142,7 @@ func hStart(t testing.TB, dir string, log *slog.Logger) *hServer {
 
 // client connects the SDK's client to the server, negotiating version (""
 // for the SDK's default).
-func (s *hServer) client(version string) *mcp.ClientSession {
+func (s *testServer) client(version string) *mcp.ClientSession {
 	s.t.Helper()
 	client := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil)
 	cs, err := client.Connect(context.Background(), &mcp.IOTransport{Reader: s.out, Writer: s.in}, &mcp.ClientSessionOptions{ProtocolVersion: version})
@@ -155,7 +154,7 @@ func (s *hServer) client(version string) *mcp.ClientSession {
 }
 
 // send writes one line (a newline is added).
-func (s *hServer) send(line string) {
+func (s *testServer) send(line string) {
 	s.t.Helper()
 	if _, err := io.WriteString(s.in, line+"\n"); err != nil {
 		s.t.Fatalf("writing to the server: %v", err)
@@ -164,7 +163,7 @@ func (s *hServer) send(line string) {
 
 // next returns the next line from the server, decoded. Every line must be
 // one JSON object ending in a newline.
-func (s *hServer) next() map[string]any {
+func (s *testServer) next() map[string]any {
 	s.t.Helper()
 	s.linesOnce.Do(func() {
 		s.lines = make(chan []byte, 4096)
@@ -187,15 +186,15 @@ func (s *hServer) next() map[string]any {
 		if !ok {
 			s.t.Fatalf("the server closed stdout; log:\n%s", s.log)
 		}
-		return hDecodeLine(s.t, line)
+		return decodeLine(s.t, line)
 	case <-time.After(20 * time.Second):
 		s.t.Fatalf("no line from the server within 20s; log:\n%s", s.log)
 	}
 	return nil
 }
 
-// hDecodeLine checks that line is one JSON-RPC 2.0 message and a newline.
-func hDecodeLine(t testing.TB, line []byte) map[string]any {
+// decodeLine checks that line is one JSON-RPC 2.0 message and a newline.
+func decodeLine(t testing.TB, line []byte) map[string]any {
 	t.Helper()
 	if !bytes.HasSuffix(line, []byte("\n")) || bytes.Count(line, []byte("\n")) != 1 {
 		t.Fatalf("stdout line is not one newline-terminated line: %.300q", line)
@@ -215,7 +214,7 @@ func hDecodeLine(t testing.TB, line []byte) map[string]any {
 }
 
 // initialize performs the 2025-06-18 handshake.
-func (s *hServer) initialize() {
+func (s *testServer) initialize() {
 	s.t.Helper()
 	s.send(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}`)
 	if msg := s.next(); msg["id"] != "init" || msg["result"] == nil {
@@ -224,15 +223,15 @@ func (s *hServer) initialize() {
 	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 }
 
-// hCallLine is a tools/call line for search_notes with query.
-func hCallLine(id any, query string) string {
+// callLine is a tools/call line for search_notes with query.
+func callLine(id any, query string) string {
 	idJSON, _ := json.Marshal(id)
 	args, _ := json.Marshal(map[string]string{"query": query})
 	return fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"method":"tools/call","params":{"name":"search_notes","arguments":%s}}`, idJSON, args)
 }
 
 // closeInput closes the server's stdin and waits for serveStdio to return.
-func (s *hServer) closeInput(within time.Duration) error {
+func (s *testServer) closeInput(within time.Duration) error {
 	s.t.Helper()
 	s.in.Close()
 	select {
@@ -245,9 +244,9 @@ func (s *hServer) closeInput(within time.Duration) error {
 	return nil
 }
 
-// hSearch calls search_notes and returns the result's structured content
+// callSearch calls search_notes and returns the result's structured content
 // decoded, or the error text when the result is an error.
-func hSearch(ctx context.Context, cs *mcp.ClientSession, query string) (res map[string]any, errText string, err error) {
+func callSearch(ctx context.Context, cs *mcp.ClientSession, query string) (res map[string]any, errText string, err error) {
 	r, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "search_notes", Arguments: map[string]any{"query": query}})
 	if err != nil {
 		return nil, "", err
@@ -267,9 +266,9 @@ func hSearch(ctx context.Context, cs *mcp.ClientSession, query string) (res map[
 	return res, "", nil
 }
 
-// hWaitGoroutines waits up to 2s for the number of goroutines to come back
+// waitGoroutines waits up to 2s for the number of goroutines to come back
 // to at most want, and reports the stacks if it does not.
-func hWaitGoroutines(t testing.TB, want int) {
+func waitGoroutines(t testing.TB, want int) {
 	t.Helper()
 	deadline := time.Now().Add(2 * time.Second)
 	for {
@@ -286,8 +285,8 @@ func hWaitGoroutines(t testing.TB, want int) {
 	}
 }
 
-// hMatches returns the passages of a decoded result.
-func hMatches(res map[string]any) []map[string]any {
+// resultMatches returns the passages of a decoded result.
+func resultMatches(res map[string]any) []map[string]any {
 	var out []map[string]any
 	ms, _ := res["matches"].([]any)
 	for _, m := range ms {
@@ -298,8 +297,8 @@ func hMatches(res map[string]any) []map[string]any {
 	return out
 }
 
-// hContainsAny reports the first of needles found in s.
-func hContainsAny(s string, needles ...string) (string, bool) {
+// containsAny reports the first of needles found in s.
+func containsAny(s string, needles ...string) (string, bool) {
 	for _, n := range needles {
 		if n != "" && strings.Contains(s, n) {
 			return n, true
@@ -307,3 +306,14 @@ func hContainsAny(s string, needles ...string) (string, bool) {
 	}
 	return "", false
 }
+
+// nameAllowed reports whether a fixture may create a file called name on
+// this system: Windows forbids control characters and `"*:<>?|` in names.
+func nameAllowed(name string) bool {
+	return runtime.GOOS != "windows" ||
+		!strings.ContainsFunc(name, func(r rune) bool { return r < 0x20 || strings.ContainsRune(`"*:<>?|`, r) })
+}
+
+// makeEntry makes an empty file at path, a directory entry as cheap as
+// every system makes one.
+func makeEntry(path string) error { return os.WriteFile(path, nil, 0o644) }

@@ -33,7 +33,7 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 	var logBuf lockedBuffer
 	log := slog.New(slog.NewTextHandler(&logBuf, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	t.Run("searches", func(t *testing.T) {
-		cs := hStart(t, s.Root, log).client("")
+		cs := startServer(t, s.Root, log).client("")
 		s.Start(t)
 		allowedFiles := map[string]bool{"stable.md": true, "swap.md": true, "flip.md": true, "grow.md": true, "sub/inner.md": true, "swap.md/x.md": true}
 		allowedReasons := map[string]bool{}
@@ -58,7 +58,7 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 				for next.Add(1) <= int64(calls) {
 					ctx, cancel := context.WithTimeout(context.Background(), callDeadline+time.Second)
 					start := time.Now()
-					res, errText, err := hSearch(ctx, cs, "needle")
+					res, errText, err := callSearch(ctx, cs, "needle")
 					cancel()
 					if d := time.Since(start); d > 2*time.Second {
 						report("a search took %v", d)
@@ -67,7 +67,7 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 						report("search failed: %v %q", err, errText)
 						return
 					}
-					for _, m := range hMatches(res) {
+					for _, m := range resultMatches(res) {
 						file, _ := m["file"].(string)
 						passage, _ := m["passage"].(string)
 						if !allowedFiles[file] {
@@ -76,7 +76,7 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 						if (file == "swap.md" || file == "flip.md") && passage+"\n" == treeswap.StableText {
 							report("%s: read stable.md through a link", file)
 						}
-						if _, bad := hContainsAny(passage, treeswap.Secret, treeswap.Big, s.Path("")); bad {
+						if _, bad := containsAny(passage, treeswap.Secret, treeswap.Big, s.Path("")); bad {
 							report("a passage from outside the root: %.100q", passage)
 						}
 						seen.Store("match "+file, true)
@@ -111,5 +111,5 @@ func TestStressSearchesDuringSwaps(t *testing.T) {
 	if log := logBuf.String(); strings.Contains(log, treeswap.Secret) || strings.Contains(log, treeswap.Big) || strings.Contains(log, s.Path("outside")) {
 		t.Errorf("the log holds note text or a path outside the root:\n%.2000s", log)
 	}
-	hWaitGoroutines(t, before)
+	waitGoroutines(t, before)
 }
