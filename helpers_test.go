@@ -105,10 +105,10 @@ type testServer struct {
 	lines     chan []byte // every line the server wrote to stdout, once next is called
 }
 
-// startServer starts a server on dir. Its log goes to log or, when log is nil,
-// at debug level to s.log. This is the one way the tests of package main
-// start a server in process, apart from httpNotes for HTTP; startServe
-// runs the binary.
+// startServer starts a server on dir. Its log goes to log or, when log is
+// nil, at debug level to s.log. This is the one way the tests of package
+// main start a server in process, apart from httpNotes for HTTP; the
+// scripts in tests/script run the binary.
 func startServer(t testing.TB, dir string, log *slog.Logger) *testServer {
 	t.Helper()
 	root := openTestRoot(t, dir)
