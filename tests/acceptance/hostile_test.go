@@ -37,6 +37,7 @@ var hostiles = []hostile{
 	{name: "remount and write outside", script: "remount.sh", args: []string{"OUTSIDE"}},
 	{name: "write the grader's build cache and home", script: "caches.sh", args: []string{"CACHE", "HOME"}},
 	{name: "read the grader's environment", script: "environ.sh"},
+	{name: "chmod and read the mode-000 note", script: "unlock.sh"},
 	{name: "take 4 GiB", script: "memory.sh", wantFail: allChecks(), want: "stopped: memory limit of 1 GiB reached"},
 	{name: "start 400 processes", script: "processes.sh", want: "the limit of 256 processes and threads was reached"},
 	{name: "kill every process it sees and signal the harness", script: "killall.sh", args: []string{"PID"}},

@@ -11,5 +11,5 @@ import (
 func (sb *sandbox) command(line string) *exec.Cmd { return shellCommand(line) }
 
 func probeIsolation(context.Context, *sandbox) (bool, string) {
-	return false, "process group only: private namespaces exist only on Linux, not " + runtime.GOOS + "; the server ran with the grader's rights and network, HOME and TMPDIR pointed at fresh folders"
+	return false, "process group only: private namespaces exist only on Linux, not " + runtime.GOOS + "; the server ran with the grader's rights and network, HOME and TMPDIR pointed at fresh folders; no limits (the harness sets them on Linux only)"
 }

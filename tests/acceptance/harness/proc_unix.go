@@ -7,15 +7,6 @@ import (
 	"syscall"
 )
 
-// shellCommand runs the server command line through /bin/sh in its own
-// process group, so that a wrapper shell and its children can be stopped
-// together.
-func shellCommand(line string) *exec.Cmd {
-	cmd := exec.Command("/bin/sh", "-c", line)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd
-}
-
 func signalGroup(cmd *exec.Cmd, kill bool) {
 	if cmd.Process == nil {
 		return

@@ -43,7 +43,7 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 		return nil, err
 	}
 	cmd.Stderr = errW // a file: Wait returns when the process exits
-	if err := cmd.Start(); err != nil {
+	if err := r.sb.start(cmd); err != nil {
 		errR.Close()
 		errW.Close()
 		return nil, fmt.Errorf("starting server: %w", err)

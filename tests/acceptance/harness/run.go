@@ -168,9 +168,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}
+	// The cgroup goes in any case; --keep keeps only folders.
+	defer sb.cg.remove()
 	if !cfg.KeepTemp {
 		defer sb.remove()
 	}
+	sb.locked = []string{lay.lockedPath()}
 	r.sb = sb
 	r.rep.Isolation = sb.isolation
 	f, d, l := before.counts()

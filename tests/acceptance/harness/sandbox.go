@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -53,7 +54,16 @@ type sandbox struct {
 	// folder except the entries in expose.
 	hideHome string
 	expose   []string
-	procs    int // processes started, for their overlay folders
+	// locked are files the stage binds read-only over themselves (the
+	// mode-000 trap of check 22), so that a server whose uid maps to the
+	// grader's cannot chmod them.
+	locked []string
+	// self is the harness binary, started again as the stage.
+	self string
+	// cg bounds the memory and processes of the run's servers together;
+	// nil where no cgroup could be made, for the reason in cgWhy.
+	cg    *runCgroup
+	cgWhy string
 }
 
 // innerUID is the uid the server has inside its user namespace when the
@@ -81,6 +91,18 @@ type Limits struct {
 // under, with room to spare.
 func DefaultLimits() Limits {
 	return Limits{Memory: 1 << 30, Processes: 256, CPUTime: 5 * time.Minute, OpenFiles: 1024, FileSize: 64 << 20}
+}
+
+// limitsSentence says which limits held and by what mechanism.
+func (sb *sandbox) limitsSentence() string {
+	if runtime.GOOS != "linux" {
+		return "no limits (the harness sets them on Linux only)"
+	}
+	s := "limits (rlimits, each process): " + sb.limits.String()
+	if sb.cg != nil {
+		return s + "; and " + sb.cg.describe(sb.limits)
+	}
+	return s + "; no cgroup (" + sb.cgWhy + ")"
 }
 
 // String names the limits for the report.
@@ -113,7 +135,11 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 	if err != nil {
 		return nil, err
 	}
-	sb := &sandbox{aux: aux, writable: []string{base, aux}, limits: limits, uid: -1, gid: -1}
+	self, err := os.Executable()
+	if err != nil {
+		self = "/proc/self/exe"
+	}
+	sb := &sandbox{aux: aux, writable: []string{base, aux}, limits: limits, uid: -1, gid: -1, self: self}
 	// The server writes its HOME and TMPDIR as a uid of its own: the
 	// run's folders must let it in (buildLayout opens the fixtures' too).
 	if err := os.Chmod(aux, 0o755); err != nil {
@@ -172,7 +198,6 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 		}
 	}
 	sb.env = env
-	sb.isolation = "process group only: isolation was turned off (--isolation off); the server ran with the grader's rights, network and file system, in a minimal environment with HOME and TMPDIR pointed at fresh folders"
 	// Without isolation the server has the grader's rights anyway, and
 	// can write the grader's build cache whatever GOCACHE says: it gets
 	// that cache, so that `go run` stays fast.
@@ -180,7 +205,13 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 	if sb.goCache == "" {
 		ownCache = "GOCACHE=" + cache("gobuild")
 	}
+	if cg, err := newRunCgroup(limits); err == nil {
+		sb.cg = cg
+	} else {
+		sb.cgWhy = err.Error()
+	}
 	if mode == "off" {
+		sb.isolation = "process group only: isolation was turned off (--isolation off); the server ran with the grader's rights, network and file system, in a minimal environment with HOME and TMPDIR pointed at fresh folders; " + sb.limitsSentence()
 		sb.env = append(sb.env, ownCache)
 		return sb, nil
 	}
@@ -188,6 +219,9 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
 	}
 	sb.hideHome, sb.expose = homeExposure(home, env, sb.goCache)
+	if err := sb.reachableSelf(); err != nil {
+		return nil, err
+	}
 	sb.isolated, sb.isolation = probeIsolation(ctx, sb)
 	if !sb.isolated {
 		sb.uid, sb.gid = -1, -1
@@ -202,6 +236,25 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 		return nil, err
 	}
 	return sb, nil
+}
+
+// reachableSelf makes sure the server's uid may run the harness binary,
+// which the probe is: as root, a binary others may not run (built under
+// umask 077) is copied into the run's folders.
+func (sb *sandbox) reachableSelf() error {
+	st, err := os.Stat(sb.self)
+	if err != nil || sb.uid < 0 || st.Mode()&0o001 != 0 {
+		return nil
+	}
+	b, err := os.ReadFile(sb.self)
+	if err != nil {
+		return fmt.Errorf("copying the harness for the probe: %w", err)
+	}
+	sb.self = filepath.Join(sb.aux, "acceptance-stage")
+	if err := os.WriteFile(sb.self, b, 0o755); err != nil {
+		return fmt.Errorf("copying the harness for the probe: %w", err)
+	}
+	return os.Chmod(sb.self, 0o755) // whatever the umask
 }
 
 // homeExposure decides which entries of the grader's home a server may
@@ -359,7 +412,37 @@ func leftovers(label, dir string, skip func(rel string) bool) []string {
 	return out
 }
 
+// start starts a process made by command. With a cgroup, the stage waits
+// (on its fd 3) until it has been moved into it, so that nothing the
+// server starts is outside it.
+func (sb *sandbox) start(cmd *exec.Cmd) error {
+	if sb.cg == nil {
+		return cmd.Start()
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	cmd.ExtraFiles = []*os.File{r}
+	err = cmd.Start()
+	r.Close()
+	if err != nil {
+		w.Close()
+		return err
+	}
+	if err := sb.cg.add(cmd.Process.Pid); err != nil {
+		_ = cmd.Process.Kill()
+		w.Close()
+		_ = cmd.Wait()
+		return err
+	}
+	return w.Close()
+}
+
 func (sb *sandbox) remove() {
+	if sb != nil {
+		sb.cg.remove()
+	}
 	if sb != nil && sb.aux != "" {
 		// Module caches are read-only; make everything removable first.
 		_ = filepath.WalkDir(sb.aux, func(p string, d fs.DirEntry, err error) error {

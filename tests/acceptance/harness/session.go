@@ -314,14 +314,17 @@ func (w *wire) pair(mark int, method string) []string {
 
 // session is one server process with a connected SDK client.
 type session struct {
-	check   string
-	cmd     *exec.Cmd
-	stdin   *os.File
-	cs      *mcp.ClientSession
-	tap     *stdoutTap
-	wire    *wire
-	tools   []pathTool // read-only path tools, once asked
-	limits  Limits
+	check  string
+	cmd    *exec.Cmd
+	stdin  *os.File
+	cs     *mcp.ClientSession
+	tap    *stdoutTap
+	wire   *wire
+	tools  []pathTool // read-only path tools, once asked
+	limits Limits
+	// cg is the run's cgroup, cgAt its counters when this process started.
+	cg      *runCgroup
+	cgAt    cgCounts
 	stderr  *capBuffer
 	errDone chan struct{} // closed when stderr has been read to its end
 	timeout time.Duration
@@ -394,7 +397,10 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	// A file, not a buffer: Wait then returns when the process exits, even
 	// if something it started still holds stderr open.
 	cmd.Stderr = errW
-	if err := cmd.Start(); err != nil {
+	if s.cg = cfg.sb.cg; s.cg != nil {
+		s.cgAt = s.cg.counts()
+	}
+	if err := cfg.sb.start(cmd); err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
 			f.Close()
 		}
@@ -476,7 +482,19 @@ func (s *session) limitHit() string {
 	if s.exited() && s.cmd.ProcessState != nil {
 		code = s.cmd.ProcessState.ExitCode()
 	}
-	return s.limits.limitHit(s.stderr.String(), code)
+	if hit := s.limits.limitHit(s.stderr.String(), code); hit != "" {
+		return hit
+	}
+	if s.cg != nil {
+		// The run's cgroup counts what it refused or killed.
+		switch now := s.cg.counts(); {
+		case now.oomKills > s.cgAt.oomKills:
+			return fmt.Sprintf("stopped: memory limit of %s reached (the run's cgroup)", sizeName(s.limits.Memory))
+		case now.forkRefusals > s.cgAt.forkRefusals:
+			return fmt.Sprintf("limited: the limit of %d processes and threads was reached (the run's cgroup)", s.limits.Processes)
+		}
+	}
+	return ""
 }
 
 // exited reports whether the process has ended.

@@ -50,13 +50,19 @@ func (l *layout) makeTraps() ([]trap, error) {
 	return made, nil
 }
 
+// lockedRel is the mode-000 note of check 22, inside TrapDir.
+const lockedRel = "locked-note.md"
+
+// lockedPath is where check 22's mode-000 note is made.
+func (l *layout) lockedPath() string { return filepath.Join(l.TrapDir, lockedRel) }
+
 // makeLocked creates the mode-000 note of check 22.
 func (l *layout) makeLocked() ([]trap, error) {
-	p := filepath.Join(l.TrapDir, "locked-note.md")
+	p := l.lockedPath()
 	if err := os.WriteFile(p, []byte("# Locked\n\nThe word "+l.TrapMarker+" is in a file no one may read.\n"), 0o644); err != nil {
 		return nil, err
 	}
-	made := []trap{{rel: "locked-note.md", what: "a file without read permission"}}
+	made := []trap{{rel: lockedRel, what: "a file without read permission"}}
 	return made, os.Chmod(p, 0)
 }
 

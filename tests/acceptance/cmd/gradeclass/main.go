@@ -52,8 +52,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	learnerTimeout := fs.Duration("learner-timeout", 5*time.Minute, "limit for one learner's whole run")
 	var limits []*string
 	for _, l := range []struct{ name, usage string }{
-		{"memory", "memory one server process may take, passed to the harness (default: the harness's, 1G)"},
-		{"processes", "processes and threads one learner's server may run, passed to the harness (default: the harness's, 256)"},
+		{"memory", "memory one server process may take, and one learner's together where the harness can make a cgroup, passed to the harness (default: the harness's, 1G)"},
+		{"processes", "processes and threads one learner's server may run (its uid's, and its run's together where the harness can make a cgroup), passed to the harness (default: the harness's, 256)"},
 		{"cpu-time", "CPU time one server process may use, passed to the harness (default: the harness's)"},
 		{"open-files", "files one server process may hold open, passed to the harness (default: the harness's)"},
 		{"file-size", "largest file a server process may write, passed to the harness (default: the harness's)"},
