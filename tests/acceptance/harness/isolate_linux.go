@@ -41,7 +41,7 @@ func (sb *sandbox) command(line string) *exec.Cmd {
 	var env []string
 	if sb.isolated {
 		env = sb.isolate(&cfg, true)
-		cfg.Argv[2] = limitScript(sb.limits) + line
+		cfg.Argv[2] = limitScript(sb.limits, sb.cg == nil) + line
 	}
 	return sb.stage(cfg, env)
 }

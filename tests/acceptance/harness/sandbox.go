@@ -98,11 +98,18 @@ func (sb *sandbox) limitsSentence() string {
 	if runtime.GOOS != "linux" {
 		return "no limits (the harness sets them on Linux only)"
 	}
-	s := "limits (rlimits, each process): " + sb.limits.String()
 	if sb.cg != nil {
-		return s + "; and " + sb.cg.describe(sb.limits)
+		// The processes limit is the cgroup's alone (see limitScript).
+		return "limits (rlimits, each process): " + sb.limits.perProcess() + "; and " + sb.cg.describe(sb.limits)
 	}
-	return s + "; no cgroup (" + sb.cgWhy + ")"
+	return "limits (rlimits, each process): " + sb.limits.String() + "; no cgroup (" + sb.cgWhy + ")"
+}
+
+// perProcess names the limits set on each process when a cgroup bounds
+// the run's processes.
+func (l Limits) perProcess() string {
+	return fmt.Sprintf("%s of memory, %s of CPU time, %d open files, files up to %s",
+		sizeName(l.Memory), l.CPUTime, l.OpenFiles, sizeName(l.FileSize))
 }
 
 // String names the limits for the report.

@@ -476,9 +476,18 @@ func dropPrivileges() error {
 // limits from outside (prlimit) is refused on some kernels. Each ulimit
 // sets the soft and the hard limit; the processes limit is -u in bash and
 // -p in dash and busybox. Units: KiB for data, 512-byte blocks for files.
-func limitScript(l Limits) string {
-	return fmt.Sprintf("{ ulimit -d %d && ulimit -n %d && ulimit -t %d && ulimit -f %d && { ulimit -u %d 2>/dev/null || ulimit -p %d; }; } || { echo 'sandbox: the limits could not be set' >&2; exit %d; }; ",
-		l.Memory/1024, l.OpenFiles, int64(l.CPUTime.Seconds()), l.FileSize/512, l.Processes, l.Processes, stageFailed)
+//
+// The processes limit is an rlimit only where the run has no cgroup
+// (withNproc): the kernel counts it over every process of the uid, and
+// runs that share a slot share their uid, so one run's processes would
+// use up another's. A run's cgroup counts its own.
+func limitScript(l Limits, withNproc bool) string {
+	nproc := ""
+	if withNproc {
+		nproc = fmt.Sprintf(" && { ulimit -u %d 2>/dev/null || ulimit -p %d; }", l.Processes, l.Processes)
+	}
+	return fmt.Sprintf("{ ulimit -d %d && ulimit -n %d && ulimit -t %d && ulimit -f %d%s; } || { echo 'sandbox: the limits could not be set' >&2; exit %d; }; ",
+		l.Memory/1024, l.OpenFiles, int64(l.CPUTime.Seconds()), l.FileSize/512, nproc, stageFailed)
 }
 
 type rlimit struct {

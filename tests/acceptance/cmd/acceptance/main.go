@@ -48,7 +48,7 @@ func run() int {
 	clientRuns := fs.String("client-runs", "", "with --record: folder of real-client runs by commit (scripts/interop.sh writes .interop/claude-code-runs); the run for the commit checked out there, if its server sources are unmodified, goes into the record")
 	defaults := harness.DefaultLimits()
 	memory := sizeFlag(fs, "memory", defaults.Memory, "memory (data) one server process may take, and all of the run's together where a cgroup can be made, in bytes or with K, M or G")
-	processes := fs.Int("processes", defaults.Processes, "processes and threads the server may run at once (its uid's, and the run's together where a cgroup can be made)")
+	processes := fs.Int("processes", defaults.Processes, "processes and threads the server may run at once: the run's together where a cgroup can be made, else its uid's")
 	cpuTime := fs.Duration("cpu-time", defaults.CPUTime, "CPU time one server process may use")
 	openFiles := fs.Int("open-files", defaults.OpenFiles, "files one server process may hold open")
 	fileSize := sizeFlag(fs, "file-size", defaults.FileSize, "largest file a server process may write, in bytes or with K, M or G")
