@@ -19,8 +19,8 @@ import (
 // learner graded with grade-class.sh -j N then cannot take more than its
 // share, whatever its processes do between them. RLIMIT_DATA stays, since
 // it also refuses an allocation that is reserved but not yet touched (the
-// cgroup counts only memory in use); RLIMIT_NPROC counts a uid's
-// processes, not the learner's.
+// cgroup counts only memory in use); RLIMIT_NPROC is then not set, since
+// it counts a uid's processes, not the run's (see limitScript).
 //
 // It is made where this process may create a child of its own cgroup with
 // the memory and pids controllers: cgroup v1 (as root, usually), or v2

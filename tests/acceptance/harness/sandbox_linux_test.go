@@ -4,7 +4,9 @@ package harness
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -46,7 +48,8 @@ func runInSandbox(t *testing.T, sb *sandbox, base, line string) (int, string) {
 	return cmd.ProcessState.ExitCode(), out.String()
 }
 
-// TestStageSetsTheLimits checks the rlimits inside the sandbox, and the
+// TestStageSetsTheLimits checks the rlimits inside the sandbox (the
+// processes limit in the run's cgroup where there is one), and the
 // identity the server has there.
 func TestStageSetsTheLimits(t *testing.T) {
 	base := t.TempDir()
@@ -63,7 +66,20 @@ func TestStageSetsTheLimits(t *testing.T) {
 			t.Fatalf("no %q in the sandbox's /proc/self/limits:\n%s", l, out)
 		}
 	}
-	for name, want := range map[string]string{"Max data size": "314572800", "Max processes": "77", "Max cpu time": "33", "Max open files": "99", "Max file size": "5242880"} {
+	wantLimits := map[string]string{"Max data size": "314572800", "Max processes": "77", "Max cpu time": "33", "Max open files": "99", "Max file size": "5242880"}
+	if sb.cg != nil {
+		// The run's cgroup holds the processes limit instead (see
+		// limitScript).
+		delete(wantLimits, "Max processes")
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(sb.cg.pidFile), "pids.max"))
+		if err != nil || strings.TrimSpace(string(b)) != "77" {
+			t.Errorf("the run's cgroup pids.max: %q, %v; want 77", b, err)
+		}
+		if strings.Contains(out, "Max processes             77 ") {
+			t.Errorf("the processes rlimit is set although the run has a cgroup:\n%s", out)
+		}
+	}
+	for name, want := range wantLimits {
 		for _, l := range strings.Split(out, "\n") {
 			if strings.HasPrefix(l, name) {
 				if f := strings.Fields(strings.TrimPrefix(l, name)); len(f) < 2 || f[0] != want || f[1] != want {
