@@ -122,6 +122,23 @@ func openRoot(flagValue string, stderr io.Writer) (*boundary.Root, error) {
 	return root, nil
 }
 
+// checkedRootDir returns the absolute path of the notes folder, having
+// opened it to prove that it can be read now, or explains on stderr why
+// not. The commands that start a server elsewhere pass the path on.
+func checkedRootDir(flagValue string, stderr io.Writer) (string, error) {
+	root, err := openRoot(flagValue, stderr)
+	if err != nil {
+		return "", err
+	}
+	defer root.Close()
+	return root.Dir(), nil
+}
+
+// rootFlag defines the -root flag every command takes.
+func rootFlag(fs *flag.FlagSet) *string {
+	return fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+}
+
 func parseLevel(s string) (slog.Level, error) {
 	var l slog.Level
 	err := l.UnmarshalText([]byte(s))
@@ -132,7 +149,7 @@ func parseLevel(s string) (slog.Level, error) {
 // SDK's transport writes to stdout; everything else goes to stderr.
 func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 	fs := newFlags("serve", stderr)
-	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+	rootDirFlag := rootFlag(fs)
 	levelFlag := fs.String("log-level", "info", "stderr log `level`: debug, info, warn or error")
 	httpFlag := fs.String("http", "", "serve Streamable HTTP at http://`ADDR`/mcp instead of stdio; ADDR is loopback, such as 127.0.0.1:8765")
 	if err := parseFlags(fs, args); err != nil {
@@ -153,7 +170,7 @@ func serveCmd(ctx context.Context, args []string, stderr io.Writer) error {
 			return errUsage
 		}
 	}
-	root, err := openRoot(*rootFlag, stderr)
+	root, err := openRoot(*rootDirFlag, stderr)
 	if err != nil {
 		return err
 	}
@@ -182,13 +199,11 @@ const clientTimeout = 30 * time.Second
 // connect starts "practice-notes serve" on the notes folder as a child
 // process and connects to it over its stdin and stdout, as a desktop client
 // would.
-func connect(ctx context.Context, rootFlag string, stderr io.Writer) (*mcp.ClientSession, error) {
-	root, err := openRoot(rootFlag, stderr)
+func connect(ctx context.Context, rootFlagValue string, stderr io.Writer) (*mcp.ClientSession, error) {
+	dir, err := checkedRootDir(rootFlagValue, stderr)
 	if err != nil {
 		return nil, err
 	}
-	dir := root.Dir()
-	root.Close()
 	self, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("finding this program to start the server: %w", err)
@@ -221,7 +236,7 @@ func findTool(ctx context.Context, cs *mcp.ClientSession, name string) (*mcp.Too
 
 func searchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("search", stderr)
-	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+	rootDirFlag := rootFlag(fs)
 	jsonFlag := fs.Bool("json", false, "print the raw tool result as JSON")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -233,7 +248,7 @@ func searchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	query := strings.Join(fs.Args(), " ")
 	ctx, cancel := context.WithTimeout(ctx, clientTimeout)
 	defer cancel()
-	cs, err := connect(ctx, *rootFlag, stderr)
+	cs, err := connect(ctx, *rootDirFlag, stderr)
 	if err != nil {
 		return err
 	}
@@ -272,7 +287,7 @@ func searchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 func toolsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("tools", stderr)
-	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+	rootDirFlag := rootFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -282,7 +297,7 @@ func toolsCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	ctx, cancel := context.WithTimeout(ctx, clientTimeout)
 	defer cancel()
-	cs, err := connect(ctx, *rootFlag, stderr)
+	cs, err := connect(ctx, *rootDirFlag, stderr)
 	if err != nil {
 		return err
 	}
@@ -327,7 +342,7 @@ func decodeStructured(res *mcp.CallToolResult, v any) error {
 func configCmd(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("config", stderr)
 	clientFlag := fs.String("client", "claude", "client to configure: claude, cursor or vscode")
-	rootFlag := fs.String("root", "", "notes `folder` (default $PRACTICE_NOTES_ROOT, else ./practice-data)")
+	rootDirFlag := rootFlag(fs)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -342,12 +357,10 @@ func configCmd(args []string, stdout, stderr io.Writer) error {
 	}
 	// Opening the root proves the folder exists now, rather than when the
 	// client first starts the server and shows a less helpful error.
-	root, err := openRoot(*rootFlag, stderr)
+	dir, err := checkedRootDir(*rootDirFlag, stderr)
 	if err != nil {
 		return err
 	}
-	dir := root.Dir()
-	root.Close()
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("finding this program's path: %w", err)
