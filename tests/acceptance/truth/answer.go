@@ -153,16 +153,6 @@ func Ask(t Tree, query string) Answer {
 	return a
 }
 
-// addWay adds w to ways unless a way needing no more room is there.
-func addWay(ways []Room, w Room) []Room {
-	for _, v := range ways {
-		if v&^w == 0 {
-			return ways
-		}
-	}
-	return append(ways, w)
-}
-
 func bitCount(r Room) int {
 	n := 0
 	for ; r != 0; r &= r - 1 {
