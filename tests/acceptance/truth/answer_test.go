@@ -210,3 +210,14 @@ func TestFind(t *testing.T) {
 		}
 	}
 }
+
+func TestRoomString(t *testing.T) {
+	for r, want := range map[Room]string{0: "none", RoomHidden: "hidden", RoomNoteExt | RoomFullFold: "not named .md, only under full case folding"} {
+		if got := r.String(); got != want {
+			t.Errorf("Room(%d).String() = %q, want %q", r, got, want)
+		}
+	}
+	if got := AnyRoom.String(); strings.Count(got, ",") != 10 {
+		t.Errorf("AnyRoom.String() = %q, want all eleven reasons", got)
+	}
+}

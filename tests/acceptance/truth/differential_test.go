@@ -37,7 +37,7 @@ type served struct {
 // reports where it differs from what the truth says a server taking
 // ourRoom returns: the same passages, in the same order, on the same lines,
 // cut at MaxPassages with the cut said.
-func compareWithSearch(t *testing.T, root *boundary.Root, tree Tree, query string) {
+func compareWithSearch(t *testing.T, root *boundary.Root, opts search.Options, tree Tree, query string) {
 	t.Helper()
 	a := Ask(tree, query)
 	q, err := search.ParseQuery(query)
@@ -51,7 +51,7 @@ func compareWithSearch(t *testing.T, root *boundary.Root, tree Tree, query strin
 		t.Errorf("query %q: search accepted it; the truth says it must be refused", query)
 		return
 	}
-	s := search.New(root, search.Options{})
+	s := search.New(root, opts)
 	defer s.Close()
 	res, _, err := s.Run(context.Background(), q)
 	if err != nil {
@@ -120,7 +120,7 @@ func TestHardCasesAgainstSearch(t *testing.T) {
 	}
 	defer root.Close()
 	for _, p := range probes {
-		compareWithSearch(t, root, tree, p.Query)
+		compareWithSearch(t, root, search.Options{}, tree, p.Query)
 	}
 }
 
@@ -218,7 +218,7 @@ func TestFixtureRootAgainstSearch(t *testing.T) {
 		queries = append(queries, p.Query)
 	}
 	for _, q := range queries {
-		compareWithSearch(t, root, tree, q)
+		compareWithSearch(t, root, search.Options{}, tree, q)
 	}
 	// The truth's own view of the traps, whatever any server does.
 	a := Ask(tree, "trapmark-3d3d")

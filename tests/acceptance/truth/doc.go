@@ -25,9 +25,14 @@
 // paragraph is in a regular text file of at most 102,400 bytes inside the
 // root, reached without a link. A reply holds at most 10 passages, so a
 // server that returns fewer than 10 must have returned every hit without
-// room; which 10 a server returns when there are more is not specified. An
-// answer with no hit that lacks room must be allowed to be empty; one with
-// no hit at all must be empty, with a no-match statement.
+// room; which 10 a server returns when there are more is not specified.
+// When no hit is without room ([Answer.Under] with no room is empty), an
+// empty answer is right; when there is no hit at all, only an empty answer
+// with a no-match statement is.
+//
+// A passage is exact when it is a hit's paragraph byte for byte, but for
+// the presentation Markdown defines for quoting ([Exact]): CRs dropped, a
+// window cut from a long paragraph, text re-cased or reflowed is not.
 //
 // # Paragraphs
 //

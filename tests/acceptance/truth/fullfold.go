@@ -1,10 +1,9 @@
-// Code generated from Python 3.11's str.casefold (Unicode 14.0.0); DO NOT EDIT.
-
 package truth
 
 // fullFolds holds the full case foldings (status F of Unicode's
-// CaseFolding.txt) that map one rune to several: every other rune's full
-// folding is its simple one.
+// CaseFolding.txt, version 14.0, as Python 3.11's str.casefold applies
+// them) that map one rune to several: every other rune's full folding is
+// its simple one. It is only read.
 var fullFolds = map[rune]string{
 	0x00DF: "\u0073\u0073",
 	0x0130: "\u0069\u0307",

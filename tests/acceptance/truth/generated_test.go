@@ -8,6 +8,7 @@ import (
 	"unicode"
 
 	"practice-notes/boundary"
+	"practice-notes/search"
 )
 
 // Pieces of generated notes: words that fold in every way the rule names,
@@ -15,12 +16,13 @@ import (
 var (
 	genWords = []string{"alpha", "Alpha", "ALPHA", "beta", "BETA", "sign-in", "Sign-In", "\u212Aelvin", "kelvin",
 		"straße", "STRAẞE", "strasse", "λόγος", "λόγοσ", "ΛΌΓΟΣ", "İstanbul", "istanbul", "ﬁle", "file",
-		"design", "info", "alphabeta", "Σίσυφος"}
+		"design", "info", "alphabeta", "Σίσυφος", "ſtraſſe", "ǅemal", "ǆ", "Ǆ", "ι", "\u0345", "\u1FBE", "x\uFFFDy"}
 	genSpaces = []string{" ", " ", " ", "  ", "\t", "\n", "\r\n", "\u00A0", "\u2028", "\u0085", "\f", "\r", "\v", " \n "}
-	genBreaks = []string{"\n\n", "\r\n\r\n", "\n \n", "\n\t\r\n", "\n\f\n", "\n# ", "\n## heading\n", "\n> ", "\n- "}
-	genNames  = []string{"a.md", "b.txt", "c.markdown", "sub/d.md", ".h.md", "e.csv", "F.MD"}
-	genQuery  = []string{"alpha", "beta", "kelvin", "KELVIN", "strasse", "straße", "λόγος", "ΛΌΓΟΣ", "σίσυφοσ",
-		"istanbul", "İSTANBUL", "file", "ﬁle", "sign-in", "sign in", "design info", "in"}
+	genBreaks = []string{"\n\n", "\r\n\r\n", "\n \n", "\n\t\r\n", "\n\f\n", "\n# ", "\n## heading\n", "\n> ", "\n- ",
+		"\n   # ", "\n####### ", "\n#\t", "\n#\n", "\n\r\r\n", "\n\r", "\r\n \r\n"}
+	genNames = []string{"a.md", "b.txt", "c.markdown", "sub/d.md", ".h.md", "e.csv", "F.MD"}
+	genQuery = []string{"alpha", "beta", "kelvin", "KELVIN", "strasse", "straße", "λόγος", "ΛΌΓΟΣ", "σίσυφοσ",
+		"istanbul", "İSTANBUL", "file", "ﬁle", "sign-in", "sign in", "design info", "in", "dž", "ΙΙ", "s", "\uFFFD"}
 )
 
 func genNote(r *rand.Rand) string {
@@ -32,6 +34,9 @@ func genNote(r *rand.Rand) string {
 		b.WriteString("# ")
 	}
 	n := 1 + r.IntN(30)
+	if r.IntN(10) == 0 {
+		n = 300 // long paragraphs, more than ten hits
+	}
 	for i := range n {
 		b.WriteString(genWords[r.IntN(len(genWords))])
 		switch {
@@ -72,10 +77,11 @@ func genPhrase(r *rand.Rand, notes []string) string {
 	return strings.Join(words, " ")
 }
 
-// TestGeneratedAgainstSearch compares this repository's search with the
-// truth on generated roots: notes built from words that fold in every way,
-// every kind of white space and line break, headings, byte-order marks,
-// under names of every kind, searched for phrases of those words.
+// TestGeneratedAgainstSearch compares this repository's search, with and
+// without summaries, with the truth on generated roots: notes built from
+// words that fold in every way, every kind of white space and line break,
+// headings, byte-order marks, under names of every kind, searched for
+// phrases of those words.
 func TestGeneratedAgainstSearch(t *testing.T) {
 	cases := 150
 	if testing.Short() {
@@ -103,7 +109,7 @@ func TestGeneratedAgainstSearch(t *testing.T) {
 		for range 6 {
 			q := genPhrase(r, notes)
 			t.Run("", func(t *testing.T) {
-				compareWithSearch(t, root, tree, q)
+				compareWithSearch(t, root, search.Options{Summaries: seed%2 == 1}, tree, q)
 				if t.Failed() {
 					t.Logf("seed %d, notes %q", seed, files)
 				}

@@ -16,6 +16,13 @@ import (
 // described as unreadable, not as an error; an error is returned only when
 // dir itself cannot be listed.
 func Load(dir string) (Tree, error) {
+	// The root itself may be reached through a link (as /tmp is on macOS);
+	// nothing below it is.
+	if info, err := os.Lstat(dir); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if dir, err = filepath.EvalSymlinks(dir); err != nil {
+			return nil, fmt.Errorf("describing %s: %w", dir, err)
+		}
+	}
 	t := Tree{}
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if p == dir {

@@ -112,3 +112,26 @@ func TestLoadMissing(t *testing.T) {
 		t.Error("Load of a missing directory did not fail")
 	}
 }
+
+// TestLoadLinkedRoot describes a root reached through a link: the root is
+// followed, nothing below it.
+func TestLoadLinkedRoot(t *testing.T) {
+	base := t.TempDir()
+	real := filepath.Join(base, "real")
+	if err := os.MkdirAll(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(real, "a.md"), []byte("text\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("real", filepath.Join(base, "root")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Load(filepath.Join(base, "root"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Tree{"a.md": {Kind: Regular, Data: []byte("text\n"), Links: 1}}, tree); diff != "" {
+		t.Errorf("Load (-want +got):\n%s", diff)
+	}
+}
