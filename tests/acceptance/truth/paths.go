@@ -35,11 +35,13 @@ var (
 //   - "a.md", "./a.md", "sub/../a.md" and "sub\a.md" (a backslash is a
 //     separator) are root-relative; one that climbs out ("../a.md")
 //     resolves outside.
-//   - An absolute path is inside when it is under a root; "/a.md" is also
+//   - An absolute path is inside when it is under a root (a Windows drive
+//     path, C:\notes\a.md, compared without case); "/a.md" is also
 //     root-relative when /a.md does not exist on the machine and a.md
 //     exists in the root, as vault-style servers write names. Any other
-//     absolute path, a Windows drive path included, is outside.
-//   - A file:// URI names the absolute path in it, percent-decoded.
+//     absolute path is outside.
+//   - A file:// URI names the absolute path in it, percent-decoded
+//     (file:///C:/notes/a.md names C:/notes/a.md).
 //   - A URI of any other scheme names a root-relative path: its query's
 //     file or path parameter when it has one (obsidian://open?vault=v&file=a,
 //     with .md added when only that exists), else its path, host included
@@ -66,6 +68,9 @@ func Resolve(name string, roots []string, exists func(path string) bool) (Place,
 			if p == "" {
 				return Place{}, false
 			}
+			if len(p) > 1 && driveRe.MatchString(p[1:]) {
+				p = p[1:] // file:///C:/… names C:/…
+			}
 			return resolvePath(p, roots, exists), true
 		}
 		return resolveURI(u, root, exists)
@@ -76,22 +81,26 @@ func Resolve(name string, roots []string, exists func(path string) bool) (Place,
 // resolvePath resolves a slash-separated path, absolute or relative.
 func resolvePath(p string, roots []string, exists func(string) bool) Place {
 	root := roots[0]
-	if driveRe.MatchString(p) || strings.HasPrefix(p, "//") {
-		return Place{Path: p}
+	if strings.HasPrefix(p, "//") {
+		return Place{Path: p} // a share on another machine
 	}
-	if !strings.HasPrefix(p, "/") {
+	drive := driveRe.MatchString(p)
+	if !drive && !strings.HasPrefix(p, "/") {
 		return relative(p, root)
 	}
 	p = path.Clean(p)
 	for _, r := range roots {
-		if p == r {
+		r = strings.TrimSuffix(r, "/")
+		// A Windows path compares without case, as Windows does.
+		same := func(a, b string) bool { return a == b || drive && strings.EqualFold(a, b) }
+		if same(p, r) {
 			return Place{Inside: true, Rel: "."}
 		}
-		if rest, ok := strings.CutPrefix(p, strings.TrimSuffix(r, "/")+"/"); ok {
-			return Place{Inside: true, Rel: rest}
+		if len(p) > len(r) && p[len(r)] == '/' && same(p[:len(r)], r) {
+			return Place{Inside: true, Rel: p[len(r)+1:]}
 		}
 	}
-	if !exists(p) && exists(root+p) {
+	if !drive && !exists(p) && exists(root+p) {
 		return Place{Inside: true, Rel: strings.TrimPrefix(p, "/")}
 	}
 	return Place{Path: p}

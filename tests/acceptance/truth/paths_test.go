@@ -63,6 +63,19 @@ func TestResolve(t *testing.T) {
 		{"notes:///../outside.md", out("/tmp/run/outside.md")},
 		{"vault://v/etc/passwd", in("etc/passwd")},
 	}
+	winRoots := []string{"C:/Users/ada/practice-data"}
+	for name, want := range map[string]Place{
+		`C:\Users\ada\practice-data\sub\b.md`:     in("sub/b.md"),
+		`c:\users\ada\Practice-Data\a.md`:         in("a.md"),
+		`C:\Users\ada\practice-data-old\a.md`:     out("C:/Users/ada/practice-data-old/a.md"),
+		"file:///C:/Users/ada/practice-data/a.md": in("a.md"),
+		`C:\Users\ada\practice-data\..\x.md`:      out("C:/Users/ada/x.md"),
+		`..\x.md`:                                 out("C:/Users/ada/x.md"),
+	} {
+		if got, _ := Resolve(name, winRoots, exists); got != want {
+			t.Errorf("Resolve(%q) under %s = %+v, want %+v", name, winRoots[0], got, want)
+		}
+	}
 	for _, tt := range tests {
 		got, ok := Resolve(tt.name, roots, exists)
 		if !ok {
