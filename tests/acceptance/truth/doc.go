@@ -15,6 +15,16 @@
 // reading of a file name a reply offers ([Resolve]). Nothing but [Load]
 // touches the file system.
 //
+// # Use
+//
+// Describe the root once it is planted (Load), ask for each query sent
+// (Ask), read every name a reply offers with Resolve, and every passage
+// with Answer.Find: a passage Find does not place is not in the true
+// answer (not exact, not in that file, or not a hit at all); a hit of
+// Answer.Under(0) that no passage places was missed, unless the reply
+// holds MaxPassages; a hit's Room says why a correct server may leave it
+// out, for the check that owns that reason to weigh.
+//
 // # The rule
 //
 // A hit is a paragraph that contains the query's phrase: the query's words
@@ -31,8 +41,10 @@
 // with a no-match statement is.
 //
 // A passage is exact when it is a hit's paragraph byte for byte, but for
-// the presentation Markdown defines for quoting ([Exact]): CRs dropped, a
-// window cut from a long paragraph, text re-cased or reflowed is not.
+// the presentation Markdown defines for quoting ([Exact]): CRs dropped,
+// text re-cased or reflowed is not, nor is a window cut from a paragraph;
+// whether a reply that says it cut a long paragraph is excused is for its
+// judge to decide (no hard case has a paragraph over 1,000 bytes).
 //
 // # Paragraphs
 //
