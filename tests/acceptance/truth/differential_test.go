@@ -220,13 +220,50 @@ func TestFixtureRootAgainstSearch(t *testing.T) {
 	for _, q := range queries {
 		compareWithSearch(t, root, search.Options{}, tree, q)
 	}
-	// The truth's own view of the traps, whatever any server does.
-	a := Ask(tree, "trapmark-3d3d")
-	var files3 []string
-	for _, h := range a.Under(0) {
-		files3 = append(files3, h.File)
+	// The truth's own view of the fixtures, whatever any server does.
+	truths := []struct {
+		query string
+		want  map[string]Room // file hit to its least room
+	}{
+		{"sign-in", map[string]Room{"sample-notes.md": 0}},
+		{"validmark-0a1b2c", map[string]Room{"extra/nested/valid-note.md": 0}},
+		{"CRÈME-BRÛLÉE-77AA", map[string]Room{"extra/unicode-note.md": 0}},
+		{"oversizemark-1", nil},
+		{"accentmark-1", nil},
+		{"outsidemark-1", nil},
+		{"escapemark-1", nil},
+		{"linkdirmark-1", nil},
+		{"chainmark-1", nil},
+		{"siblingmark-1", nil},
+		{"hardlinkmark-1", map[string]Room{"shared-note.md": RoomHardLink}},
+		{"trapmark-3d3d", map[string]Room{"traps/folder.md/inner-note.md": 0, "traps/locked-note.md": RoomUnreadable}},
+		{"absentphrase-0f0f0f", nil},
 	}
-	if diff := cmp.Diff([]string{"traps/folder.md/inner-note.md"}, files3); diff != "" {
-		t.Errorf("trapmark hits every server must return (-want +got):\n%s", diff)
+	for _, tt := range truths {
+		a := Ask(tree, tt.query)
+		var got map[string]Room
+		for _, h := range a.Hits {
+			if got == nil {
+				got = map[string]Room{}
+			}
+			got[h.File] = h.Room
+		}
+		want := tt.want
+		if os.Geteuid() != 0 && want["traps/locked-note.md"] != 0 {
+			delete(want, "traps/locked-note.md") // unread: in a.Unread instead
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("truth of %q over the fixture root (-want +got):\n%s", tt.query, diff)
+		}
+	}
+	// N2: its heading and its paragraph, as the file has them.
+	a := Ask(tree, "sign-in")
+	var texts []string
+	for _, h := range a.Under(0) {
+		texts = append(texts, h.Text)
+	}
+	wantN2 := []string{"## N2 · Stuck after sign-in", "On the shared tablet the sign-in screen spun for a minute and then showed an\nempty dashboard. Reloading twice brought the task list back."}
+	if diff := cmp.Diff(wantN2, texts); diff != "" {
+		t.Errorf("sign-in over the fixture root (-want +got):\n%s", diff)
 	}
 }
