@@ -133,14 +133,23 @@ func Ask(t Tree, query string) Answer {
 				continue
 			}
 			// In order of position; an occurrence found both ways keeps
-			// its simple folding first.
+			// its simple folding first. One that needs at least the room
+			// of an earlier one is never the first a server finds: only
+			// the others are kept.
 			sort.SliceStable(occs, func(i, j int) bool { return occs[i].start < occs[j].start })
-			least := occs[0].room | fr
-			for i := range occs {
-				occs[i].room |= fr
-				occs[i].line = p.line + bytes.Count(text[:occs[i].start], []byte{'\n'})
-				if bitCount(occs[i].room) < bitCount(least) {
-					least = occs[i].room
+			kept := occs[:0]
+			for _, o := range occs {
+				o.room |= fr
+				if !coveredBy(kept, o.room) {
+					o.line = p.line + bytes.Count(text[:o.start], []byte{'\n'})
+					kept = append(kept, o)
+				}
+			}
+			occs = kept
+			least := occs[0].room
+			for _, o := range occs {
+				if bitCount(o.room) < bitCount(least) {
+					least = o.room
 				}
 			}
 			a.Hits = append(a.Hits, Hit{
@@ -151,6 +160,16 @@ func Ask(t Tree, query string) Answer {
 		}
 	}
 	return a
+}
+
+// coveredBy reports whether one of occs needs no more room than room.
+func coveredBy(occs []occurrence, room Room) bool {
+	for _, o := range occs {
+		if o.room&^room == 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func bitCount(r Room) int {

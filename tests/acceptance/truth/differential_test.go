@@ -267,3 +267,35 @@ func TestFixtureRootAgainstSearch(t *testing.T) {
 		t.Errorf("sign-in over the fixture root (-want +got):\n%s", diff)
 	}
 }
+
+// TestFileKindsAgainstSearch compares search with the truth over files at
+// every edge of what a note is: sizes around both readings of 100 KB,
+// names of every kind, hidden ones, encodings, a NUL byte.
+func TestFileKindsAgainstSearch(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "root")
+	text := "The kindmark phrase.\n"
+	sized := func(n int) string { return strings.Repeat("z", n-len(text)-1) + "\n" + text }
+	plant(t, dir, map[string]string{
+		"a.md": text, "b.txt": text, "c.markdown": text, "D.MD": text, "e.csv": text, "noext": text,
+		".hidden.md": text, ".dir/f.md": text, "latin1.md": "caf\xe9\n\n" + text, "nul.md": "\x00\n\n" + text,
+		"size-100000.md": sized(fileLimitSI), "size-100001.md": sized(fileLimitSI + 1),
+		"size-102400.md": sized(FileLimit), "size-102401.md": sized(FileLimit + 1),
+		"bom.md": bom + text, "crlf.md": "x\r\n\r\n" + strings.ReplaceAll(text, "\n", "\r\n"),
+	})
+	if err := os.Link(filepath.Join(dir, "a.md"), filepath.Join(dir, "a-link.md")); err != nil {
+		t.Fatal(err)
+	}
+	tree, err := Load(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, err := boundary.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	for _, q := range []string{"kindmark phrase", "KINDMARK"} {
+		compareWithSearch(t, root, search.Options{}, tree, q)
+		compareWithSearch(t, root, search.Options{Summaries: true}, tree, q)
+	}
+}
