@@ -20,7 +20,7 @@ import (
 // mode. It skips hidden files, hard links, other names and files that are
 // not UTF-8, and folds case simply.
 func ourRoom() Room {
-	r := RoomNoteExt | RoomSize | RoomInWord | RoomSpace
+	r := RoomNoteExt | RoomSize | RoomInWord | RoomSpace | RoomWrap
 	if os.Geteuid() == 0 {
 		r |= RoomUnreadable
 	}

@@ -80,7 +80,11 @@
 //     line of white space other than spaces and tabs (a form feed alone),
 //     which some readers take for blank ([RoomWhiteLine]); only under full case
 //     folding ("strasse" in "Straße", "file" in "ﬁle", as Python's
-//     str.casefold finds) ([RoomFullFold]);
+//     str.casefold finds) ([RoomFullFold]); only with white space other
+//     than one space between its words (a line break, a tab, several
+//     spaces), which a server matching the query as written does not find,
+//     since the specification says "phrase" and nothing of white space
+//     ([RoomWrap]);
 //   - the paragraph itself: where a heading line touches the text below
 //     it, the run of lines split at blank lines only is as right as the
 //     split at headings, and a note's first paragraph may carry the UTF-8

@@ -34,9 +34,9 @@ type hit struct {
 func TestHardCasesTruth(t *testing.T) {
 	want := map[string][]hit{
 		"crlfmark":                    {{"crlf-note.md", 3, 0}},
-		"crlfwrap phrase":             {{"crlf-note.md", 7, 0}},
+		"crlfwrap phrase":             {{"crlf-note.md", 7, RoomWrap}},
 		"mixedmark":                   {{"mixed-endings.md", 3, 0}},
-		"mixedwrap phrase":            {{"mixed-endings.md", 7, 0}},
+		"mixedwrap phrase":            {{"mixed-endings.md", 7, RoomWrap}},
 		"shrinkmark":                  {{"fold-shrink.md", 5, 0}},
 		"KELVIN SCALE":                {{"fold-shrink.md", 3, 0}},
 		"growmark":                    {{"fold-grow.md", 6, 0}},
@@ -55,8 +55,8 @@ func TestHardCasesTruth(t *testing.T) {
 		"sepmark-cr":                  {{"separators.md", 9, 0}},
 		"lsleft lsright":              {{"separators.md", 3, RoomSpace}},
 		"nelleft nelright":            {{"separators.md", 5, RoomSpace}},
-		"ffleft ffright":              {{"separators.md", 7, 0}},
-		"crleft crright":              {{"separators.md", 9, 0}},
+		"ffleft ffright":              {{"separators.md", 7, RoomWrap}},
+		"crleft crright":              {{"separators.md", 9, RoomWrap}},
 		"quokka tessellated":          nil,
 		"quokka tessellated marzipan": nil,
 		"lantern walrus":              nil,

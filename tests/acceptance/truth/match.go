@@ -108,10 +108,11 @@ func (p phrase) matchAt(us []unit, i int) (end int, room Room, ok bool) {
 	j := i
 	for wi, w := range p {
 		if wi > 0 {
-			k, breaks := j, 0
+			k, breaks, wide := j, 0, false
 			for k < len(us) && us[k].space {
 				if us[k].r >= utf8.RuneSelf {
 					room |= RoomSpace
+					wide = true
 				}
 				if us[k].r == '\n' {
 					breaks++
@@ -120,6 +121,11 @@ func (p phrase) matchAt(us []unit, i int) (end int, room Room, ok bool) {
 			}
 			if k == j {
 				return 0, 0, false
+			}
+			if !wide && (k != j+1 || us[j].r != ' ') {
+				// A line break, a tab or several spaces: a server that
+				// matches the query as written does not find it.
+				room |= RoomWrap
 			}
 			if breaks > 1 {
 				// Across a line of white space some readers take for blank.

@@ -68,10 +68,11 @@ const (
 	RoomSpace
 	RoomWhiteLine
 	RoomFullFold
+	RoomWrap
 )
 
 // AnyRoom is every reason at once: [Answer.Under] with it lists every hit.
-const AnyRoom = RoomFullFold<<1 - 1
+const AnyRoom = RoomWrap<<1 - 1
 
 // String lists the reasons, for messages.
 func (r Room) String() string {
@@ -80,7 +81,8 @@ func (r Room) String() string {
 	}
 	all := [...]string{"not named .md", "not a note's name", "hidden", "hard-linked", "unreadable by its mode",
 		"between 100,000 and 102,400 bytes", "not UTF-8", "only inside longer words", "only with other white space",
-		"only across a line of white space", "only under full case folding"}
+		"only across a line of white space", "only under full case folding",
+		"only with white space other than one space between its words"}
 	var names []string
 	for i, n := range all {
 		if r&(1<<i) != 0 {
