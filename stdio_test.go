@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -651,4 +652,42 @@ func (s *pipeServer) roundTrip(line []byte) []byte {
 		s.tb.Fatal(err)
 	}
 	return reply
+}
+
+// TestTransportReusedIDAnswered: a request that reuses the id of one still
+// in flight gets a -32600 error under that id at once, the first request
+// still gets its own answer, and the id may be used again once answered.
+// The SDK alone answers the second with id null and may never answer the
+// first.
+func TestTransportReusedIDAnswered(t *testing.T) {
+	slow := &slowReads{d: 300 * time.Millisecond}
+	slow.install(t)
+	s := startServer(t, noteTree(t, manyNotes(1)), nil)
+	s.initialize()
+	for _, id := range []string{`"dup"`, `7`} {
+		var first any
+		if err := json.Unmarshal([]byte(id), &first); err != nil {
+			t.Fatal(err)
+		}
+		reads := slow.reads.Load()
+		s.send(callLine(first, "nothing"))
+		waitFor(t, func() bool { return slow.reads.Load() > reads })
+		s.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		refusal := s.next()
+		errObj, _ := refusal["error"].(map[string]any)
+		if refusal["id"] != first || errObj == nil || errObj["code"] != float64(jsonrpc.CodeInvalidRequest) ||
+			!strings.Contains(errObj["message"].(string), "still in flight") {
+			t.Fatalf("the request reusing id %s got %v; want -32600 under that id", id, refusal)
+		}
+		if answer := s.next(); answer["id"] != first || answer["result"] == nil {
+			t.Fatalf("the first request with id %s got %v; want its result", id, answer)
+		}
+		s.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if again := s.next(); again["id"] != first || again["result"] == nil {
+			t.Fatalf("id %s used again after its answer got %v; want the ping answered", id, again)
+		}
+	}
+	if !strings.Contains(s.log.String(), "still in flight") {
+		t.Errorf("the refusal was not logged; log:\n%s", s.log)
+	}
 }
