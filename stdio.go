@@ -331,9 +331,13 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // answer records that the request with id has been answered (or dropped).
+// A request that reused the id once the answer was on its way is left in
+// place.
 func (c *lineConn) answer(id jsonrpc.ID) {
 	c.pendingMu.Lock()
-	delete(c.pending, id)
+	if c.pending[id] == answeringCall {
+		delete(c.pending, id)
+	}
 	c.pendingMu.Unlock()
 	select {
 	case c.answered <- struct{}{}:

@@ -691,3 +691,46 @@ func TestTransportReusedIDAnswered(t *testing.T) {
 		t.Errorf("the refusal was not logged; log:\n%s", s.log)
 	}
 }
+
+// writeHook calls fn on each write, as a client that reads an answer and
+// at once sends its next request would act while the answer is written.
+type writeHook struct{ fn func() }
+
+func (w writeHook) Write(p []byte) (int, error) {
+	w.fn()
+	return len(p), nil
+}
+
+// An id reused the moment its answer is read is a new request in flight:
+// the end of the first answer's write does not forget it, so a third use
+// of the id while the second is in flight is still refused.
+func TestTransportIDReusedAsAnswerIsWritten(t *testing.T) {
+	var c *lineConn
+	id, err := jsonrpc.MakeID(float64(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := false
+	hook := writeHook{func() {
+		if !reused {
+			reused = c.track(&jsonrpc.Request{ID: id, Method: "ping"})
+		}
+	}}
+	tr := newLineTransport(strings.NewReader(""), hook, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c = &lineConn{t: tr, pending: map[jsonrpc.ID]callState{}, answered: make(chan struct{}, 1), closed: make(chan struct{})}
+	if !c.track(&jsonrpc.Request{ID: id, Method: "ping"}) {
+		t.Fatal("the first request was refused")
+	}
+	if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if !reused {
+		t.Fatal("the id was refused while its answer was being written")
+	}
+	if got := c.pending[id]; got != pendingCall {
+		t.Fatalf("after the first answer, the second request's state is %v; want it in flight", got)
+	}
+	if c.track(&jsonrpc.Request{ID: id, Method: "ping"}) {
+		t.Error("a third request with the id of one in flight was let through")
+	}
+}
