@@ -116,7 +116,7 @@ func rootDir(flagValue string) string {
 func openRoot(flagValue string, stderr io.Writer) (*boundary.Root, error) {
 	root, err := boundary.Open(rootDir(flagValue))
 	if err != nil {
-		fmt.Fprintf(stderr, "practice-notes: notes folder: %v\n", err)
+		fmt.Fprintf(stderr, "practice-notes: notes folder: %s\n", visible(err.Error()))
 		return nil, errReported
 	}
 	return root, nil
@@ -377,13 +377,15 @@ which puts it at %s (or build it where you like with
 "go build -o DIR/practice-notes ." and run DIR/practice-notes config).
 The block below names the installed path.
 
-`, exe)
+`, visible(exe))
 	}
 	block, err := configBlock(cc, exe, dir)
 	if err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintf(stdout, "%s\n", block); err != nil {
+	// The paths are the user's own, but a folder name can hold a
+	// bidirectional override as easily as a note can.
+	if _, err := fmt.Fprintf(stdout, "%s\n", visibleJSON(block)); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "practice-notes: add the %q entry above to %s.\n", serverName, cc.where)

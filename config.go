@@ -55,7 +55,7 @@ func clientConfigs(goos string) map[string]clientConfig {
 	}
 	return map[string]clientConfig{
 		"claude": {key: "mcpServers", where: claude + ", then restart Claude Desktop"},
-		"cursor": {key: "mcpServers", where: cursor},
+		"cursor": {key: "mcpServers", where: cursor + ", then restart Cursor"},
 		"vscode": {key: "servers", typed: true, where: ".vscode/mcp.json in the workspace, or the file opened by the command \"MCP: Open User Configuration\" (by default " + vscodeUser + ")"},
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,15 +45,18 @@ func checkHTTPAddr(addr string) error {
 	if port == "" {
 		return errors.New("give a port, such as 127.0.0.1:8765 (0 picks a free one)")
 	}
-	if host == "localhost" {
-		return nil
-	}
 	const why = "this server has no authentication, so it listens only on 127.0.0.1, [::1] or localhost"
-	if host == "" {
+	switch ip, err := netip.ParseAddr(host); {
+	case host == "localhost":
+	case host == "":
 		return fmt.Errorf("no host means every network interface; %s", why)
+	case err != nil || !ip.IsLoopback():
+		return fmt.Errorf("%s is not a loopback address; %s", visible(host), why)
 	}
-	if ip, err := netip.ParseAddr(host); err != nil || !ip.IsLoopback() {
-		return fmt.Errorf("%s is not a loopback address; %s", host, why)
+	// Only digits: net.Listen would also take a service name ("http"), and
+	// would fail later, in its own words, on a sign, a space or 99999.
+	if _, err := strconv.ParseUint(port, 10, 16); err != nil {
+		return fmt.Errorf("port %s is not a number from 0 to 65535 (0 picks a free one)", strconv.Quote(port))
 	}
 	return nil
 }
@@ -71,7 +75,13 @@ func serveHTTP(ctx context.Context, addr string, s *mcp.Server, log *slog.Logger
 	}
 	ln, err := net.Listen(network, addr)
 	if err != nil {
-		return fmt.Errorf("listening on %s: %w", addr, err)
+		// The reason alone ("bind: address already in use"); Go's own
+		// message repeats the address in its words.
+		var op *net.OpError
+		if errors.As(err, &op) && op.Err != nil {
+			err = op.Err
+		}
+		return fmt.Errorf("serve -http %q: cannot listen there (%w); is another server using the port? Pick another, or 0 for a free one", addr, err)
 	}
 	srv := &http.Server{
 		Handler:           newHTTPHandler(s, log),

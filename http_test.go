@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -33,6 +34,16 @@ func TestCheckHTTPAddr(t *testing.T) {
 		{"127.0.0.1.nip.io:8765", "127.0.0.1.nip.io is not a loopback address"},
 		{"127.0.0.1", "give a loopback address and port"},
 		{"127.0.0.1:", "give a port"},
+		{"127.0.0.1:65535", ""},
+		{"127.0.0.1:99999", `port "99999" is not a number from 0 to 65535`},
+		{"127.0.0.1:65536", `port "65536" is not a number`},
+		{"localhost:-1", `port "-1" is not a number`},
+		{":-1", "no host means every network interface"},
+		{"127.0.0.1:8765 ", `port "8765 " is not a number`},
+		{"127.0.0.1:+80", `port "+80" is not a number`},
+		{"127.0.0.1:http", `port "http" is not a number`},
+		{"127.0.0.1 :8765", "127.0.0.1  is not a loopback address"},
+		{"\u202e1.0.0.721:80", `\u202e1.0.0.721 is not a loopback address`},
 	}
 	for _, tt := range tests {
 		err := checkHTTPAddr(tt.addr)
@@ -215,5 +226,27 @@ func TestHTTPChecksMessages(t *testing.T) {
 				t.Errorf("the reply repeats what the client sent: %q", got)
 			}
 		})
+	}
+}
+
+// A port another program holds stops serve with our message, not Go's.
+func TestServeHTTPPortInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	root, err := boundary.Open("practice-data")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	searcher := search.New(root, search.Options{})
+	defer searcher.Close()
+	addr := ln.Addr().String()
+	err = serveHTTP(context.Background(), addr, newServer(root, searcher, log), log)
+	if err == nil || !strings.HasPrefix(err.Error(), `serve -http "`+addr+`": cannot listen there (`) || strings.Contains(err.Error(), "listen tcp") {
+		t.Fatalf("serveHTTP on a port in use: %v; want our message without Go's", err)
 	}
 }

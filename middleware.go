@@ -208,3 +208,24 @@ func (l *callLimiter) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		return next(ctx, method, req)
 	}
 }
+
+// errInitialized refuses an initialize on a connection that is already
+// initialized.
+var errInitialized = errors.New("this connection is already initialized (by initialize, " +
+	"or by a request naming its revision in _meta); initialize must come first")
+
+// initializeOnce refuses initialize on a session that already has its
+// parameters, whichever way it got them. The SDK refuses it too, but as a
+// "duplicate", which misleads a client that sent a 2026-07-28 request
+// (which initializes the session by itself) and then tries the handshake
+// on the same connection: that client needs a new connection.
+func initializeOnce(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "initialize" {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok && ss.InitializeParams() != nil {
+				return nil, errInitialized
+			}
+		}
+		return next(ctx, method, req)
+	}
+}

@@ -40,8 +40,8 @@ import (
 // a clipped name: every message is clipped to maxErrorMessage bytes, the
 // SDK's quote of params it could not decode is replaced by their type, and
 // error data is dropped (the SDK's "Resource not found" puts the client's
-// URI there), except the list of supported versions that comes with
-// -32022, unsupported protocol version.
+// URI there), except the data the protocol defines for -32022, unsupported
+// protocol version (see versionData).
 func answer(method string, err error) (mcp.Result, error) {
 	var tool *toolRefusal
 	if errors.As(err, &tool) || errors.Is(err, errBusy) && method == "tools/call" {
@@ -128,7 +128,7 @@ func errorFor(method string, err error) *jsonrpc.Error {
 		}
 		r := reply(we.Code, msg)
 		if we.Code == mcp.CodeUnsupportedProtocolVersion {
-			r.Data = json.RawMessage(we.Data)
+			r.Data = versionData(we.Data)
 		}
 		return r
 	case errors.Is(err, errBadNoteURI):
@@ -152,6 +152,23 @@ func errorFor(method string, err error) *jsonrpc.Error {
 		return reply(jsonrpc.CodeInvalidRequest, "Invalid Request: "+err.Error())
 	}
 	return reply(jsonrpc.CodeInternalError, err.Error())
+}
+
+// versionData returns the data of a -32022 reply, which the protocol
+// defines: the revisions the server speaks, so that the client can pick
+// one, and the one it asked for, clipped like any text a reply repeats.
+// Anything else the data holds is dropped.
+func versionData(data json.RawMessage) json.RawMessage {
+	var d mcp.UnsupportedProtocolVersionData
+	if json.Unmarshal(data, &d) != nil {
+		return nil
+	}
+	d.Requested = shorten(d.Requested, maxQuotedKey)
+	out, err := json.Marshal(d)
+	if err != nil {
+		return nil
+	}
+	return out
 }
 
 // paramsQuoteRE matches the SDK's report of params it could not decode,

@@ -62,8 +62,10 @@ func TestWireError(t *testing.T) {
 			&jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: shorten(`method not found: "`+long+`"`, maxErrorMessage)}},
 		{"params not decoded", fmt.Errorf("handling '%s': %w", "resources/read", fmt.Errorf("%w: unmarshaling %q into a %T: %w", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid params"}, `{"uri":"file:///CLIENT-URI \" into a x: y","_meta":5}`, &mcp.ReadResourceParams{}, errors.New(`json: cannot unmarshal "5}" into _meta`))),
 			&jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "handling 'resources/read': invalid params: the params do not decode into *mcp.ReadResourceParams"}},
-		{"data kept", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"]}`)},
-			&jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"]}`)}},
+		{"version data kept", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"],"requested":"2099-01-01","extra":"/etc/passwd"}`)},
+			&jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"],"requested":"2099-01-01"}`)}},
+		{"requested version clipped", &jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"],"requested":"` + long + `"}`)},
+			&jsonrpc.Error{Code: mcp.CodeUnsupportedProtocolVersion, Message: "unsupported protocol version", Data: []byte(`{"supported":["2025-06-18"],"requested":"` + shorten(long, maxQuotedKey) + `"}`)}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, wireError(tt.err)); diff != "" {

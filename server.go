@@ -43,12 +43,14 @@ func newServer(root *boundary.Root, searcher *search.Searcher, log *slog.Logger)
 	s.AddResourceTemplate(notesTemplate(), ns.readNote)
 	// Outermost first: every error is answered by the one table of
 	// replies.go; a panic anywhere below is answered; every call is
-	// logged, including one refused as busy; work that reads notes is
+	// logged, including one refused as busy or as a late initialize;
+	// initialize comes first or not at all; work that reads notes is
 	// bounded (middleware.go). resources/list is answered from the folder.
 	s.AddReceivingMiddleware(
 		replyErrors,
 		recoverPanics(log),
 		ns.audit,
+		initializeOnce,
 		newCallLimiter(maxRunningCalls, maxWaitingCalls, maxTurnWait).middleware,
 		ns.resourcesMiddleware,
 	)

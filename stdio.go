@@ -13,6 +13,7 @@ import (
 	"os/signal"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -166,7 +167,7 @@ type lineConn struct {
 	closeOnce sync.Once
 	closed    chan struct{}
 
-	refused int // lines refused so far; used by readLoop only
+	refused atomic.Int64 // messages refused so far
 
 	// pending holds the ids of requests handed to the SDK and not yet
 	// answered, and whether the client has cancelled each (its answer is
@@ -185,31 +186,65 @@ func (c *lineConn) SessionID() string { return "" }
 // Read returns the next well-formed message. At the end of the input it
 // returns io.EOF once every request it returned has been answered, or after
 // drainGrace; after Close it returns io.EOF at once.
+//
+// A request whose id is that of a request still in flight is answered here
+// with -32600 under that id and not passed on: MCP forbids reusing an id
+// within a session, and the SDK would answer it with a null id, which no
+// client can match to its request, and could then drop the answer to the
+// first one.
 func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case msg, ok := <-c.incoming:
-		if !ok {
-			c.drain(ctx)
-			return nil, c.readErr
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok {
-			c.pendingMu.Lock()
-			switch {
-			case req.IsCall():
-				c.pending[req.ID] = pendingCall
-			case req.Method == "notifications/cancelled":
-				if id, ok := cancelledID(req.Params); ok && c.pending[id] == pendingCall {
-					c.pending[id] = cancelledCall
-				}
+	for {
+		select {
+		case msg, ok := <-c.incoming:
+			if !ok {
+				c.drain(ctx)
+				return nil, c.readErr
 			}
-			c.pendingMu.Unlock()
+			if req, ok := msg.(*jsonrpc.Request); ok && !c.track(req) {
+				c.refuseReusedID(req.ID)
+				continue
+			}
+			return msg, nil
+		case <-c.closed:
+			return nil, io.EOF
+		case <-ctx.Done():
+			return nil, ctx.Err()
 		}
-		return msg, nil
-	case <-c.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
 	}
+}
+
+// track records a request about to be handed to the SDK. It reports false,
+// recording nothing, for a call whose id is already in use.
+func (c *lineConn) track(req *jsonrpc.Request) bool {
+	c.pendingMu.Lock()
+	defer c.pendingMu.Unlock()
+	switch {
+	case req.IsCall():
+		if s, inUse := c.pending[req.ID]; inUse && s != answeringCall {
+			return false
+		}
+		c.pending[req.ID] = pendingCall
+	case req.Method == "notifications/cancelled":
+		if id, ok := cancelledID(req.Params); ok && c.pending[id] == pendingCall {
+			c.pending[id] = cancelledCall
+		}
+	}
+	return true
+}
+
+// refuseReusedID answers a request that reused the id of one in flight.
+func (c *lineConn) refuseReusedID(id jsonrpc.ID) {
+	raw, err := json.Marshal(id.Raw())
+	if err != nil {
+		raw = nil // cannot happen: checkMessage let only string and integer ids through
+	}
+	r := &refusedMessage{
+		code:    jsonrpc.CodeInvalidRequest,
+		message: "Invalid Request: a request with this id is still in flight; give each request an id of its own",
+		id:      raw,
+	}
+	c.logRefusal(slog.Group("reply", slog.Int64("code", r.code), slog.String("reason", r.message)), 0)
+	c.writeLine(r.reply())
 }
 
 // State of a request handed to the SDK and not yet answered.
@@ -218,6 +253,7 @@ type callState int
 const (
 	pendingCall   callState = iota + 1
 	cancelledCall           // the client cancelled it: MCP says not to answer
+	answeringCall           // its answer is being written; its id is free again
 )
 
 // cancelledID returns the request a notifications/cancelled names.
@@ -273,6 +309,10 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		defer c.answer(resp.ID)
 		c.pendingMu.Lock()
 		cancelled := c.pending[resp.ID] == cancelledCall
+		if _, ok := c.pending[resp.ID]; ok {
+			// The client may reuse the id as soon as it reads the answer.
+			c.pending[resp.ID] = answeringCall
+		}
 		c.pendingMu.Unlock()
 		if cancelled {
 			c.t.log.Debug("not answering a request the client cancelled")
@@ -291,9 +331,13 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 }
 
 // answer records that the request with id has been answered (or dropped).
+// A request that reused the id once the answer was on its way is left in
+// place.
 func (c *lineConn) answer(id jsonrpc.ID) {
 	c.pendingMu.Lock()
-	delete(c.pending, id)
+	if c.pending[id] == answeringCall {
+		delete(c.pending, id)
+	}
 	c.pendingMu.Unlock()
 	select {
 	case c.answered <- struct{}{}:
@@ -427,13 +471,18 @@ func (c *lineConn) refuse(r *refusedMessage, size int64) {
 	c.writeLine(r.reply())
 }
 
-// logRefusal logs a refused line. Only readLoop calls it. A client sending
-// garbage in a loop must not flood the log: the first few refusals are
-// logged, then every thousandth.
+// logRefusal logs a refused message of size bytes (0: not counted). A
+// client sending garbage in a loop must not flood the log: the first few
+// refusals are logged, then every thousandth.
 func (c *lineConn) logRefusal(why slog.Attr, size int64) {
-	c.refused++
-	if c.refused <= 10 || c.refused%1000 == 0 {
-		c.t.log.LogAttrs(context.Background(), slog.LevelWarn, "refused a message from the client",
-			why, slog.Int64("bytes", size), slog.Int("refused_so_far", c.refused))
+	n := c.refused.Add(1)
+	if n > 10 && n%1000 != 0 {
+		return
 	}
+	attrs := []slog.Attr{why}
+	if size > 0 {
+		attrs = append(attrs, slog.Int64("bytes", size))
+	}
+	attrs = append(attrs, slog.Int64("refused_so_far", n))
+	c.t.log.LogAttrs(context.Background(), slog.LevelWarn, "refused a message from the client", attrs...)
 }

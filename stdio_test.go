@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -651,4 +652,85 @@ func (s *pipeServer) roundTrip(line []byte) []byte {
 		s.tb.Fatal(err)
 	}
 	return reply
+}
+
+// TestTransportReusedIDAnswered: a request that reuses the id of one still
+// in flight gets a -32600 error under that id at once, the first request
+// still gets its own answer, and the id may be used again once answered.
+// The SDK alone answers the second with id null and may never answer the
+// first.
+func TestTransportReusedIDAnswered(t *testing.T) {
+	slow := &slowReads{d: 300 * time.Millisecond}
+	slow.install(t)
+	s := startServer(t, noteTree(t, manyNotes(1)), nil)
+	s.initialize()
+	for _, id := range []string{`"dup"`, `7`} {
+		var first any
+		if err := json.Unmarshal([]byte(id), &first); err != nil {
+			t.Fatal(err)
+		}
+		reads := slow.reads.Load()
+		s.send(callLine(first, "nothing"))
+		waitFor(t, func() bool { return slow.reads.Load() > reads })
+		s.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		refusal := s.next()
+		errObj, _ := refusal["error"].(map[string]any)
+		if refusal["id"] != first || errObj == nil || errObj["code"] != float64(jsonrpc.CodeInvalidRequest) ||
+			!strings.Contains(errObj["message"].(string), "still in flight") {
+			t.Fatalf("the request reusing id %s got %v; want -32600 under that id", id, refusal)
+		}
+		if answer := s.next(); answer["id"] != first || answer["result"] == nil {
+			t.Fatalf("the first request with id %s got %v; want its result", id, answer)
+		}
+		s.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"ping"}`)
+		if again := s.next(); again["id"] != first || again["result"] == nil {
+			t.Fatalf("id %s used again after its answer got %v; want the ping answered", id, again)
+		}
+	}
+	if !strings.Contains(s.log.String(), "still in flight") {
+		t.Errorf("the refusal was not logged; log:\n%s", s.log)
+	}
+}
+
+// writeHook calls fn on each write, as a client that reads an answer and
+// at once sends its next request would act while the answer is written.
+type writeHook struct{ fn func() }
+
+func (w writeHook) Write(p []byte) (int, error) {
+	w.fn()
+	return len(p), nil
+}
+
+// An id reused the moment its answer is read is a new request in flight:
+// the end of the first answer's write does not forget it, so a third use
+// of the id while the second is in flight is still refused.
+func TestTransportIDReusedAsAnswerIsWritten(t *testing.T) {
+	var c *lineConn
+	id, err := jsonrpc.MakeID(float64(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	reused := false
+	hook := writeHook{func() {
+		if !reused {
+			reused = c.track(&jsonrpc.Request{ID: id, Method: "ping"})
+		}
+	}}
+	tr := newLineTransport(strings.NewReader(""), hook, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	c = &lineConn{t: tr, pending: map[jsonrpc.ID]callState{}, answered: make(chan struct{}, 1), closed: make(chan struct{})}
+	if !c.track(&jsonrpc.Request{ID: id, Method: "ping"}) {
+		t.Fatal("the first request was refused")
+	}
+	if err := c.Write(context.Background(), &jsonrpc.Response{ID: id, Result: json.RawMessage(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if !reused {
+		t.Fatal("the id was refused while its answer was being written")
+	}
+	if got := c.pending[id]; got != pendingCall {
+		t.Fatalf("after the first answer, the second request's state is %v; want it in flight", got)
+	}
+	if c.track(&jsonrpc.Request{ID: id, Method: "ping"}) {
+		t.Error("a third request with the id of one in flight was let through")
+	}
 }

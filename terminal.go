@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 
 	"golang.org/x/term"
 
@@ -41,23 +42,22 @@ func waitingHint(goos string) string {
 	return "practice-notes: waiting for an MCP client on stdin (press " + key + " to stop); to try a search, run: practice-notes search sign-in"
 }
 
-// Text from notes and file names reaches the terminal through the CLI. A
-// control character in it could move the cursor, clear the screen, set the
-// window title or write the clipboard (OSC 52), and a bidirectional
-// override could reorder what is shown; so each is printed as a visible
-// escape such as \x1b or \u202e, and everything else as it is.
+// Text from notes, file names and paths reaches the terminal through the
+// CLI. A control character in it could move the cursor, clear the screen,
+// set the window title or write the clipboard (OSC 52); a line or
+// paragraph separator could break the line; a bidirectional override
+// could reorder what is shown; and a zero-width character could hide a
+// difference between two names that look the same. So each is printed as
+// a visible escape such as \x1b, \u2028 or \u202e, and everything else as
+// it is.
 
 // needsEscape reports whether r must not reach a terminal as it is: a C0 or
-// C1 control or DEL (category Cc), or a bidirectional formatting character.
+// C1 control or DEL (category Cc); a format character (Cf: zero-width
+// characters, bidirectional controls, the soft hyphen, tags); or a line or
+// paragraph separator (Zl, Zp). A zero-width joiner inside an emoji
+// sequence is escaped too: the sequence then shows as its parts.
 func needsEscape(r rune) bool {
-	switch {
-	case unicode.Is(unicode.Cc, r):
-		return true
-	case r == '\u061c', r == '\u200e', r == '\u200f',
-		r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-		return true
-	}
-	return false
+	return unicode.In(r, unicode.Cc, unicode.Cf, unicode.Zl, unicode.Zp)
 }
 
 // visible returns s for one line of terminal output: every character that
@@ -89,10 +89,12 @@ func escapeExcept(s, keep string) string {
 }
 
 // visibleJSON rewrites, as \u escapes, the characters in JSON text that
-// encoding/json leaves raw but a terminal would act on (DEL, C1 controls,
-// bidirectional formatting). They can occur only inside strings, so the
-// text means the same; controls below U+0020 are already escaped inside
-// strings, and the newlines outside them are indentation.
+// encoding/json leaves raw but a terminal would act on (see needsEscape).
+// They can occur only inside strings, so the text means the same to any
+// JSON reader; controls below U+0020 are already escaped inside strings,
+// and the newlines outside them are indentation. A character beyond
+// U+FFFF, such as a tag character, is written as its UTF-16 surrogate
+// pair, as JSON requires.
 func visibleJSON(b []byte) []byte {
 	raw := func(r rune) bool { return r >= 0x20 && needsEscape(r) }
 	s := string(b)
@@ -101,11 +103,15 @@ func visibleJSON(b []byte) []byte {
 	}
 	var out strings.Builder
 	for _, r := range s {
-		if raw(r) {
-			fmt.Fprintf(&out, `\u%04x`, r)
+		if !raw(r) {
+			out.WriteRune(r)
 			continue
 		}
-		out.WriteRune(r)
+		if r1, r2 := utf16.EncodeRune(r); r1 != unicode.ReplacementChar {
+			fmt.Fprintf(&out, `\u%04x\u%04x`, r1, r2)
+			continue
+		}
+		fmt.Fprintf(&out, `\u%04x`, r)
 	}
 	return []byte(out.String())
 }

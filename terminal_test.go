@@ -72,17 +72,35 @@ func TestPrintResult(t *testing.T) {
 }
 
 func TestVisibleJSON(t *testing.T) {
-	in, err := json.MarshalIndent(map[string]string{"p": "a\x1b\x7f\u0085\u202e\tb"}, "", "  ")
+	const p = "a\x1b\x7f\u0085\u202e\tb\u200b\u200d\u2028\u2029\u00ad\U000E0041é"
+	in, err := json.MarshalIndent(map[string]string{"p": p}, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := string(visibleJSON(in))
-	want := "{\n  \"p\": \"a\\u001b\\u007f\\u0085\\u202e\\tb\"\n}"
+	want := "{\n  \"p\": \"a\\u001b\\u007f\\u0085\\u202e\\tb\\u200b\\u200d\\u2028\\u2029\\u00ad\\udb40\\udc41é\"\n}"
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("visibleJSON (-want +got):\n%s", diff)
 	}
 	var back map[string]string
-	if err := json.Unmarshal([]byte(got), &back); err != nil || back["p"] != "a\x1b\x7f\u0085\u202e\tb" {
+	if err := json.Unmarshal([]byte(got), &back); err != nil || back["p"] != p {
 		t.Errorf("visibleJSON changed the meaning: %q, %v", back, err)
+	}
+}
+
+// Zero-width characters, line and paragraph separators and every
+// bidirectional control are escaped; letters, marks, spaces and symbols of
+// any script are not.
+func TestVisible(t *testing.T) {
+	for in, want := range map[string]string{
+		"zero\u200bwidth\u200cnon\u200djoin\u2060word\ufeffbom":                    `zero\u200bwidth\u200cnon\u200djoin\u2060word\ufeffbom`,
+		"line\u2028sep\u2029para":                                                  `line\u2028sep\u2029para`,
+		"\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069": `\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069`,
+		"soft\u00adhyphen, tag\U000E0041":                                          `soft\u00adhyphen, tag\U000e0041`,
+		"crème brûlée, Ελληνικά, 日本語, עברית, نص, \u00a0\u3000, 👍":                  "crème brûlée, Ελληνικά, 日本語, עברית, نص, \u00a0\u3000, 👍",
+	} {
+		if got := visible(in); got != want {
+			t.Errorf("visible(%q) = %q; want %q", in, got, want)
+		}
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -277,8 +278,8 @@ func TestRepositoryServer(t *testing.T) {
 	if n := strings.Count(md, "\n"); n > 120 {
 		t.Errorf("the record is %d lines, more than one page (120)", n)
 	}
-	if tmp := filepath.Clean(os.TempDir()) + "/"; strings.Contains(md, tmp) {
-		t.Errorf("the one-page record names temp paths (%s...)", tmp)
+	if paths := runTempPaths(md); len(paths) > 0 {
+		t.Errorf("the one-page record names temp paths: %q", paths)
 	}
 	for _, id := range harness.CheckIDs() {
 		if !strings.Contains(md, "\n| "+id+" | ") {
@@ -300,6 +301,37 @@ func TestRepositoryServer(t *testing.T) {
 			t.Errorf("the evidence file repeats a skipped-file list: %.200s", list)
 		}
 		seen[list] = true
+	}
+}
+
+// runTempPaths returns the paths under the temp folder that text names,
+// other than the grader's home and the repository (either may be there: a
+// clone in /tmp, a CI job with HOME under /tmp), which the record may name.
+func runTempPaths(text string) []string {
+	tmp := filepath.Clean(os.TempDir()) + "/"
+	var allowed []string
+	if home, err := os.UserHomeDir(); err == nil {
+		allowed = append(allowed, filepath.Clean(home))
+	}
+	if repo, err := filepath.Abs(filepath.Join("..", "..")); err == nil {
+		allowed = append(allowed, repo)
+	}
+	var found []string
+	for rest := text; ; {
+		i := strings.Index(rest, tmp)
+		if i < 0 {
+			return found
+		}
+		rest = rest[i:]
+		end := strings.IndexAny(rest, " \t\n`'\"),;|")
+		if end < 0 {
+			end = len(rest)
+		}
+		path := rest[:end]
+		rest = rest[len(tmp):]
+		if !slices.ContainsFunc(allowed, func(a string) bool { return path == a || strings.HasPrefix(path, a+"/") }) {
+			found = append(found, path)
+		}
 	}
 }
 

@@ -445,3 +445,17 @@ output without its command
 		t.Errorf("rewritten document (-want +got):\n%s", diff)
 	}
 }
+
+// maxReadmeLines keeps README.md a page a learner reads top to bottom;
+// reference text goes to docs/.
+const maxReadmeLines = 250
+
+func TestReadmeLength(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repo, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > maxReadmeLines {
+		t.Errorf("README.md has %d lines; keep it at most %d and move reference text to docs/", n, maxReadmeLines)
+	}
+}
