@@ -41,10 +41,14 @@ type Result struct {
 	Command string `json:"command"`
 	// Graded is false when the harness produced no run for this learner;
 	// Error says why.
-	Graded      bool   `json:"graded"`
-	Error       string `json:"error,omitempty"`
-	HarnessExit int    `json:"harnessExit"`
-	DurationMs  int64  `json:"durationMs"`
+	Graded bool   `json:"graded"`
+	Error  string `json:"error,omitempty"`
+	// DepsMissing says the learner was not graded because the folder's
+	// dependencies are not installed; Error says which command installs
+	// them.
+	DepsMissing bool  `json:"dependenciesMissing,omitempty"`
+	HarnessExit int   `json:"harnessExit"`
+	DurationMs  int64 `json:"durationMs"`
 	// Run is the harness's --json output as printed, RunParsed its
 	// decoded checks.
 	Run       json.RawMessage `json:"run,omitempty"`
@@ -109,6 +113,8 @@ func (g *Grader) gradeOne(ctx context.Context, l Learner, slot int) *Result {
 	defer func() { r.DurationMs = time.Since(start).Milliseconds() }()
 	if l.Problem != "" {
 		r.Error = l.Problem
+	} else if missing := missingDeps(ctx, l); missing != "" {
+		r.Error, r.DepsMissing = missing, true
 	} else {
 		g.runHarness(ctx, l, r, slot)
 	}

@@ -24,6 +24,9 @@ var ErrUsage = errors.New("usage")
 type Learner struct {
 	Name string
 	Dir  string // absolute
+	// Shown is the folder as the instructor named it (the class folder
+	// given on the command line, joined with Name), for messages.
+	Shown string
 	// Command is the first line of server.cmd that is neither blank nor a
 	// "#" comment; Problem says why there is none.
 	Command string
@@ -58,7 +61,7 @@ func Discover(classDir string) ([]Learner, error) {
 		if reserved[strings.ToLower(e.Name())] {
 			return nil, fmt.Errorf("%w: a learner folder named %q would overwrite the class's own %s output; rename it", ErrUsage, e.Name(), e.Name())
 		}
-		l := Learner{Name: e.Name(), Dir: filepath.Join(abs, e.Name())}
+		l := Learner{Name: e.Name(), Dir: filepath.Join(abs, e.Name()), Shown: filepath.Join(classDir, e.Name())}
 		l.Command, l.Problem = readCommand(filepath.Join(l.Dir, CommandFile))
 		out = append(out, l)
 	}
