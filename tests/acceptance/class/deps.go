@@ -23,10 +23,11 @@ import (
 // and from the grader's own tools, never by running anything the learner
 // wrote.
 
-// missingDeps says what the learner's folder needs and has not got, as
-// "dependencies not installed: run CMD in DIR" (DIR as the instructor
-// named it), or "" when nothing is missing.
-func missingDeps(ctx context.Context, l Learner) string {
+// missingDeps says what the learner's folder needs and has not got: the
+// commands that install it, and the message "dependencies not installed:
+// run CMD in DIR" (DIR as the instructor named it); both are "" when
+// nothing is missing.
+func missingDeps(ctx context.Context, l Learner) (install, message string) {
 	var fixes []string
 	for _, check := range []func(context.Context, string) string{nodeDeps, goDeps, pythonDeps} {
 		if fix := check(ctx, l.Dir); fix != "" {
@@ -34,13 +35,14 @@ func missingDeps(ctx context.Context, l Learner) string {
 		}
 	}
 	if len(fixes) == 0 {
-		return ""
+		return "", ""
 	}
 	where := l.Shown
 	if where == "" {
 		where = l.Dir
 	}
-	return "dependencies not installed: run " + strings.Join(fixes, " and ") + " in " + where
+	install = strings.Join(fixes, " && ")
+	return install, "dependencies not installed: run " + strings.Join(fixes, " and ") + " in " + where
 }
 
 // nodeDeps: a package.json whose dependencies are not all in node_modules.

@@ -67,7 +67,11 @@ func writeFeedback(w io.Writer, r *Result) error {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("# Practice-notes checks: %s\n\n", mdInline(r.Learner))
 	p("Server command (from `%s`, run in your folder):\n\n%s\n", CommandFile, mdFence(r.Command))
-	p("- Result: %s\n", mdInline(resultWords(r)))
+	if r.DepsMissing {
+		p("- Result: not graded, dependencies not installed\n")
+	} else {
+		p("- Result: %s\n", mdInline(resultWords(r)))
+	}
 	p("- Completion record (`%s`): %s\n", RecordFile, r.Record.State)
 	if run := r.RunParsed; run != nil && run.Isolation != "" {
 		p("- %s\n", isolationLine(run.Isolation))
@@ -78,7 +82,7 @@ func writeFeedback(w io.Writer, r *Result) error {
 	switch run := r.RunParsed; {
 	case r.DepsMissing:
 		p("## Not graded: dependencies not installed\n\n")
-		p("Your folder needs packages that are not installed, and the checks run without a network. The instructor's message:\n\n%s\n", mdFence(r.Error))
+		p("The checks run your server without a network, so your folder must already hold what it imports. In your folder, run:\n\n%s\n", mdFence(r.Install))
 	case run == nil:
 		p("## Not graded\n\n%s\n", mdFence(r.Error))
 		if r.HarnessStderr != "" {

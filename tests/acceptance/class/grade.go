@@ -44,11 +44,12 @@ type Result struct {
 	Graded bool   `json:"graded"`
 	Error  string `json:"error,omitempty"`
 	// DepsMissing says the learner was not graded because the folder's
-	// dependencies are not installed; Error says which command installs
-	// them.
-	DepsMissing bool  `json:"dependenciesMissing,omitempty"`
-	HarnessExit int   `json:"harnessExit"`
-	DurationMs  int64 `json:"durationMs"`
+	// dependencies are not installed; Install is the command, run in the
+	// learner's folder, that installs them, and Error says so.
+	DepsMissing bool   `json:"dependenciesMissing,omitempty"`
+	Install     string `json:"install,omitempty"`
+	HarnessExit int    `json:"harnessExit"`
+	DurationMs  int64  `json:"durationMs"`
 	// Run is the harness's --json output as printed, RunParsed its
 	// decoded checks.
 	Run       json.RawMessage `json:"run,omitempty"`
@@ -113,8 +114,8 @@ func (g *Grader) gradeOne(ctx context.Context, l Learner, slot int) *Result {
 	defer func() { r.DurationMs = time.Since(start).Milliseconds() }()
 	if l.Problem != "" {
 		r.Error = l.Problem
-	} else if missing := missingDeps(ctx, l); missing != "" {
-		r.Error, r.DepsMissing = missing, true
+	} else if install, msg := missingDeps(ctx, l); msg != "" {
+		r.Error, r.Install, r.DepsMissing = msg, install, true
 	} else {
 		g.runHarness(ctx, l, r, slot)
 	}

@@ -1,6 +1,7 @@
 package class
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -111,4 +112,25 @@ func mdFence(text string) string {
 	}
 	f := strings.Repeat("`", n)
 	return f + "text\n" + text + "\n" + f + "\n"
+}
+
+// jsonText rewrites, as \u escapes, the characters that encoding/json
+// leaves raw but a terminal would act on when the file is printed (DEL, C1
+// controls, bidi formatting). They occur only inside strings, so the
+// document means the same.
+func jsonText(b []byte) []byte {
+	raw := func(r rune) bool { return r >= 0x20 && needsEscape(r) }
+	s := string(b)
+	if !strings.ContainsFunc(s, raw) {
+		return b
+	}
+	var out strings.Builder
+	for _, r := range s {
+		if raw(r) {
+			fmt.Fprintf(&out, `\u%04x`, r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return []byte(out.String())
 }

@@ -34,7 +34,13 @@ func WriteAll(outDir string, results []*Result) error {
 			enc := json.NewEncoder(b)
 			enc.SetEscapeHTML(false)
 			enc.SetIndent("", "  ")
-			return enc.Encode(r)
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			b2 := jsonText(b.Bytes())
+			b.Reset()
+			b.Write(b2)
+			return nil
 		}); err != nil {
 			return err
 		}
