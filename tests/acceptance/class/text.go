@@ -39,14 +39,23 @@ var upper = map[string]string{
 }
 
 // WriteRecordCheck prints one learner's run and record grade as text for
-// a terminal: a line per check, the record's state with each
-// contradiction and problem, and last the run's "N passed, M failed".
+// a terminal: a line per check (under a failure or warning its evidence,
+// cut as on the learner's page, and what to fix), the record's state with
+// each contradiction and problem, and last the run's "N passed, M failed".
 // Every string from the run or the record is shown escaped (term).
 func WriteRecordCheck(w io.Writer, run *record.Run, v *record.Verdict) {
 	for _, c := range run.Checks {
 		fmt.Fprintf(w, "%s %s %s\n", upper[c.Status], term(c.ID), term(c.Title))
+		if c.Status == record.StatusFail || c.Status == record.StatusWarn {
+			if strings.TrimSpace(c.Evidence) != "" {
+				ev, _ := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)
+				for _, l := range strings.Split(ev, "\n") {
+					fmt.Fprintf(w, "    %s\n", term(l))
+				}
+			}
+		}
 		if c.Status != record.StatusPass && c.Hint != "" {
-			fmt.Fprintf(w, "     fix: %s\n", term(c.Hint))
+			fmt.Fprintf(w, "    fix: %s\n", term(c.Hint))
 		}
 	}
 	fmt.Fprintf(w, "record %s: %s\n", term(v.File), v.State)
