@@ -141,4 +141,8 @@ func TestGradeReportsMissingDeps(t *testing.T) {
 	if got := ProgressLine(nod, 0); !strings.HasPrefix(got, "nod: dependencies not installed: run npm ci in ") {
 		t.Errorf("progress %q", got)
 	}
+	g.NoDepsCheck = true
+	if r := g.Grade(context.Background(), learners, nil)[1]; r.DepsMissing || !r.Graded {
+		t.Errorf("with NoDepsCheck, nod: %+v", r)
+	}
 }

@@ -8,8 +8,12 @@
 //
 // The second form grades one completion record against one saved
 // `acceptance --json` run (scripts/acceptance.sh --completion uses it).
-// Exit status: 0 when every learner was graded (second form: nothing
-// failed and the record is consistent), 1 otherwise, 2 for a usage error.
+// Before running a learner's server it checks the learner's folder for
+// dependencies that are not installed (the server runs without a
+// network) and reports that learner as not graded, with the command that
+// installs them. Exit status: 0 when every learner was graded (second
+// form: nothing failed and the record is consistent), 1 otherwise, 2 for
+// a usage error.
 package main
 
 import (
@@ -50,6 +54,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "limit for every request, passed to the harness (default: the harness's)")
 	startTimeout := fs.Duration("start-timeout", 0, "limit for a server to start and answer initialize, passed to the harness (default: the harness's)")
 	learnerTimeout := fs.Duration("learner-timeout", 5*time.Minute, "limit for one learner's whole run")
+	noDeps := fs.Bool("no-deps-check", false, "grade every learner even when their folder's dependencies look missing (package.json without node_modules, go.mod modules not in the cache, requirements.txt not installed)")
 	var limits []*string
 	for _, l := range []struct{ name, usage string }{
 		{"memory", "memory one server process may take, and one learner's together where the harness can make a cgroup, passed to the harness (default: the harness's, 1G)"},
@@ -92,7 +97,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grade-class:", err)
 		return 2
 	}
-	g := &class.Grader{Harness: *harnessBin, PracticeData: pd, LearnerTimeout: *learnerTimeout, Jobs: *jobs}
+	g := &class.Grader{Harness: *harnessBin, PracticeData: pd, LearnerTimeout: *learnerTimeout, Jobs: *jobs, NoDepsCheck: *noDeps}
 	if *timeout > 0 {
 		g.HarnessArgs = append(g.HarnessArgs, "--timeout", timeout.String())
 	}
