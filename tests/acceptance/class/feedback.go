@@ -35,19 +35,30 @@ func rerunCommand(r *Result) string {
 }
 
 // isolationLine says in one line how the learner's server was contained,
-// from the run's isolation report, without the grader's paths; the
-// details are in docs/grading.md.
+// from the words of the run's isolation report, without the grader's
+// paths; the details are in docs/grading.md.
 func isolationLine(iso string) string {
-	const more = ` (docs/grading.md, "Isolation", has the details).`
-	switch {
-	case strings.Contains(iso, "namespaces") && strings.Contains(iso, "limits"):
-		return "Your server ran in a sandbox: a user of its own, no network, only its own folders writable, and limits on memory, processes and CPU time" + more
-	case strings.Contains(iso, "namespaces"):
-		return "Your server ran in a sandbox: a user of its own, no network, only its own folders writable" + more
-	case strings.Contains(iso, "limits"):
-		return "Your server ran in a process group of its own with limits on memory, processes and CPU time, but not in a sandbox" + more
+	const more = ` (details: "Isolation" in the kit's docs/grading.md).`
+	var parts []string
+	if strings.Contains(iso, "ran as uid") {
+		parts = append(parts, "a user of its own")
 	}
-	return "Your server ran in a process group of its own, not in a sandbox" + more
+	if strings.Contains(iso, "network") && strings.Contains(iso, "namespaces") {
+		parts = append(parts, "no network")
+	}
+	if strings.Contains(iso, "mount") && strings.Contains(iso, "namespaces") {
+		parts = append(parts, "only its own folders writable")
+	}
+	if strings.Contains(iso, "limits") {
+		parts = append(parts, "limits on memory, processes and CPU time")
+	}
+	switch len(parts) {
+	case 0:
+		return "Your server ran in a process group of its own, not in a sandbox" + more
+	case 1:
+		return "Your server ran with " + parts[0] + more
+	}
+	return "Your server ran in a sandbox: " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + more
 }
 
 // Evidence is cut for the learner's page: the whole transcript is in the

@@ -65,7 +65,7 @@ func fullRun(t *testing.T, isolation string, set func(c *fakeCheck)) string {
 // neverStarts is the run of a server whose command is not found: check 1
 // says so with the shell's stderr, every other check points back at it.
 func neverStarts(t *testing.T, stderr string) string {
-	return fullRun(t, "process group; in private mount, network and PID namespaces; limits (rlimits): 1 GiB; the grader's home /home/grader hidden", func(c *fakeCheck) {
+	return fullRun(t, "process group; the server ran as uid and gid 2000000000, not root, in private mount, network and PID namespaces; the grader's home /home/grader hidden; limits (rlimits, each process): 1 GiB of memory", func(c *fakeCheck) {
 		c.Status, c.Hint = "fail", "Make the server start and answer initialize (see check 1)."
 		c.Failures = []string{"server did not start; see check 1"}
 		switch c.ID {
@@ -330,7 +330,7 @@ func TestServerNeverStarts(t *testing.T) {
 		"Its last lines on stderr:\n\n````text\n/bin/sh: 1: eve-notes-server: not found\n````\n",
 		"Likely cause: the shell could not find the program \"eve-notes-server\": install it, or give its path relative to your folder in server.cmd.\n",
 		"Not run, because the server did not start: checks 2, 3, 4, 5, 6, 7, 8, 8.1, 8.2, 8.3, 8.4, 8.5, 8.6, 8.7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22.\n",
-		"- Your server ran in a sandbox: a user of its own, no network, only its own folders writable, and limits on memory, processes and CPU time (docs/grading.md, \"Isolation\", has the details).\n",
+		"- Your server ran in a sandbox: a user of its own, no network, only its own folders writable and limits on memory, processes and CPU time (details: \"Isolation\" in the kit's docs/grading.md).\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("eve.md lacks %q:\n%s", want, md)
@@ -395,5 +395,22 @@ func TestCutEvidence(t *testing.T) {
 	many := strings.Repeat("line\n", 20)
 	if got, _ := cutEvidence(many, 300, 14); !strings.HasSuffix(got, "\n… 6 more lines") {
 		t.Errorf("20 lines cut to:\n%s", got)
+	}
+}
+
+// The isolation sentence is one line, built from the run's words, and
+// never carries the grader's paths.
+func TestIsolationLine(t *testing.T) {
+	const real = "process group; the server ran as uid and gid 2000000000, not root (no capabilities, no_new_privs), in private mount, network and PID namespaces; the grader's home /root hidden but for .cargo, .pyenv, go (read-only); limits (rlimits, each process): 1 GiB of memory, 5m0s of CPU time"
+	tests := []struct{ iso, want string }{
+		{real, "Your server ran in a sandbox: a user of its own, no network, only its own folders writable and limits on memory, processes and CPU time"},
+		{"process group only", "Your server ran in a process group of its own, not in a sandbox"},
+		{"process group; limits (rlimits, each process): 1 GiB of memory", "Your server ran with limits on memory, processes and CPU time"},
+	}
+	for _, tt := range tests {
+		got := isolationLine(tt.iso)
+		if want := tt.want + ` (details: "Isolation" in the kit's docs/grading.md).`; got != want {
+			t.Errorf("isolationLine(%q)\n = %q\nwant %q", tt.iso, got, want)
+		}
 	}
 }
