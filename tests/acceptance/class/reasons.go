@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -89,7 +90,8 @@ func consequence(f string) bool {
 }
 
 // serverNeverStarted returns the details when the learner's server never
-// started in any check, and nil otherwise.
+// started: check 1 says so, and every other check failed saying it could
+// not run for that reason. Otherwise it returns nil.
 func serverNeverStarted(r *Result) *noStart {
 	run := r.RunParsed
 	if run == nil {
@@ -108,10 +110,10 @@ func serverNeverStarted(r *Result) *noStart {
 			}
 			continue
 		}
-		for _, f := range fs[c.ID] {
-			if !consequence(f) {
-				return nil
-			}
+		// A check that could not run says so; it may add what else it saw
+		// of the process that never started (its stdout, shown below).
+		if !slices.ContainsFunc(fs[c.ID], consequence) {
+			return nil
 		}
 		ns.NotRun = append(ns.NotRun, c.ID)
 	}

@@ -69,7 +69,7 @@ func TestSummaryFiles(t *testing.T) {
 	for _, want := range []string{
 		"2 of 3 learners graded, 1 passed every check; not graded: cy.",
 		"| [ada](ada.md) | 9 | 0 | 1 |  | consistent |",
-		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4 path outside the root was served; 9 path outside the root was served | contradicted |",
+		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted |",
 		"| [cy](cy.md) | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
 	} {
 		if !strings.Contains(md, want) {

@@ -107,7 +107,7 @@ func writeMarkdownSummary(w io.Writer, results []*Result) error {
 				failed = append(failed, "server did not start: "+mdInline(ns.Cause))
 			} else {
 				for _, id := range run.FailedIDs() {
-					failed = append(failed, mdInline(id)+" "+mdInline(reason(r, id)))
+					failed = append(failed, mdInline(id)+": "+mdInline(reason(r, id)))
 				}
 			}
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, run.Passed, run.Failed, run.Warnings,
