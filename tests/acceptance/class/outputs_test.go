@@ -414,3 +414,31 @@ func TestIsolationLine(t *testing.T) {
 		}
 	}
 }
+
+// Only a run in which no check could run is summed up as a server that
+// never started; a check with a verdict of its own keeps the full page.
+func TestNeverStartedNeedsEveryCheck(t *testing.T) {
+	never := result(t, "a", "s", neverStarts(t, "boom"), "")
+	if serverNeverStarted(never) == nil {
+		t.Fatal("a run where every check points at check 1 is not recognised")
+	}
+	partly := fullRun(t, "process group only", func(c *fakeCheck) {
+		switch c.ID {
+		case "1":
+			c.Status, c.Failures, c.Evidence = "fail", []string{"server did not start: no initialize answer within 10s"}, "FAIL: server did not start"
+		case "5":
+			c.Status, c.Failures, c.Evidence = "fail", []string{"the symlink escape-link.md named as a result"}, "FAIL: the symlink"
+		}
+	})
+	if ns := serverNeverStarted(result(t, "b", "s", partly, "")); ns != nil {
+		t.Errorf("a run with checks that ran is summed up as never started: %+v", ns)
+	}
+	started := fullRun(t, "process group only", func(c *fakeCheck) {
+		if c.ID == "1" {
+			c.Status, c.Failures, c.Evidence = "fail", []string{"the passage differs"}, "FAIL: the passage differs"
+		}
+	})
+	if ns := serverNeverStarted(result(t, "c", "s", started, "")); ns != nil {
+		t.Errorf("a failed check 1 of a started server is summed up as never started: %+v", ns)
+	}
+}

@@ -84,7 +84,7 @@ dd { margin: 0 0 0.25em 3em; }
 {{if .Isolation}}<p>{{.Isolation}}</p>
 {{end}}{{if .Stderr}}<p>The harness's last words:</p>
 <pre>{{.Stderr}}</pre>
-{{end}}{{with .NoStart}}<h3>The server did not start</h3>
+{{end}}{{with .NoStart}}<h3 id="{{.Anchor}}">The server did not start</h3>
 <p>{{.How}}</p>
 {{if .Stderr}}<p>Its last lines on stderr:</p>
 <pre>{{.Stderr}}</pre>
@@ -96,7 +96,7 @@ dd { margin: 0 0 0.25em 3em; }
 {{if .Contradictions}}<ul>
 {{range .Contradictions}}<li>Line {{.Line}} claims {{.Claim}}:
 <pre>{{.Quote}}</pre>
-<p>but this run failed {{range $i, $c := .Checks}}{{if $i}}, {{end}}{{if $c.Href}}<a href="#{{$c.Href}}">check {{$c.ID}}</a>{{else}}check {{$c.ID}}{{end}}{{end}}.</p></li>
+<p>{{if .NoStart}}but the server did not start, so no check passed.{{else}}but this run failed {{range $i, $c := .Checks}}{{if $i}}, {{end}}{{if $c.Href}}<a href="#{{$c.Href}}">check {{$c.ID}}</a>{{else}}check {{$c.ID}}{{end}}{{end}}.{{end}}</p></li>
 {{end}}</ul>
 {{end}}{{if .Problems}}<ul>
 {{range .Problems}}<li>Incomplete: {{.}}</li>
@@ -128,6 +128,7 @@ type pageRow struct {
 type pageContradiction struct {
 	Line         int
 	Claim, Quote string
+	NoStart      bool
 	Checks       []pageCheckRef
 }
 
@@ -137,7 +138,7 @@ type pageCheck struct {
 	Anchor, ID, Title, Section, Word, Hint, Evidence string
 }
 
-type pageNoStart struct{ How, Stderr, Stdout, Cause, NotRun string }
+type pageNoStart struct{ Anchor, How, Stderr, Stdout, Cause, NotRun string }
 
 type pageLearner struct {
 	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Record, Stderr string
@@ -204,12 +205,10 @@ func writePage(w io.Writer, results []*Result) error {
 				row.Cells = append(row.Cells, cell)
 			}
 			if ns != nil {
+				// Check 1's cell links to the section on the start.
 				row.NoStart = htmlText(ns.Cause)
 				lv.NoStart = noStartView(ns)
-				c1 := run.Find("1")
-				lv.Checks = append(lv.Checks, pageCheck{Anchor: checkAnchor(anchor, "1"), ID: "1", Title: htmlText(c1.Title),
-					Section: htmlText(c1.Section), Word: words[c1.Status], Hint: htmlText(c1.Hint)})
-				shown["1"] = true
+				lv.NoStart.Anchor = checkAnchor(anchor, "1")
 			} else {
 				for _, id := range run.FailedIDs() {
 					row.Fails = append(row.Fails, pageFail{ID: htmlText(id), Reason: htmlText(reason(r, id)), Href: checkAnchor(anchor, id)})
@@ -226,7 +225,7 @@ func writePage(w io.Writer, results []*Result) error {
 			}
 		}
 		for _, c := range r.Record.Contradictions {
-			pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote)}
+			pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote), NoStart: ns != nil}
 			for _, ch := range c.Checks {
 				ref := pageCheckRef{ID: htmlText(ch.ID)}
 				if shown[ch.ID] {
