@@ -442,3 +442,28 @@ func TestNeverStartedNeedsEveryCheck(t *testing.T) {
 		t.Errorf("a failed check 1 of a started server is summed up as never started: %+v", ns)
 	}
 }
+
+func TestReason(t *testing.T) {
+	run := fullRun(t, "x", func(c *fakeCheck) {
+		switch c.ID {
+		case "8":
+			c.Status, c.Evidence = "fail", "FAIL: stdout"
+			c.Failures = []string{`stdout carried 1 non-JSON-RPC line(s) in the process of check 1, 2, 3, 8.1, first: non-JSON-RPC stdout line: "ready"`}
+		case "20":
+			c.Status, c.Evidence = "fail", "FAIL: short"
+			c.Failures = []string{"a FIFO hung the search"}
+		case "21":
+			c.Status, c.Evidence = "fail", "FAIL: from the evidence\nmore"
+		}
+	})
+	r := result(t, "a", "s", run, "")
+	for id, want := range map[string]string{
+		"8":  "stdout carried 1 non-JSON-RPC line(s), first: non-JSON-RPC …",
+		"20": "a FIFO hung the search",
+		"21": "from the evidence …",
+	} {
+		if got := reason(r, id); got != want {
+			t.Errorf("reason for %s: %q, want %q", id, got, want)
+		}
+	}
+}

@@ -40,11 +40,15 @@ func findings(r *Result) map[string][]string {
 	return out
 }
 
+// processOfRe is the list of checks that shared a server process, which
+// a reason of a few words has no room for.
+var processOfRe = regexp.MustCompile(`\s+in the process of checks?(?: [\d.]+(?:, [\d.]+)*)?`)
+
 // reason is a few words saying why a check failed: its first finding,
 // cut at a word boundary, or its evidence's first line.
 func reason(r *Result, id string) string {
 	if f := findings(r)[id]; len(f) > 0 {
-		return clipWords(strings.TrimPrefix(f[0], "FAIL: "), 60)
+		return clipWords(processOfRe.ReplaceAllString(f[0], ""), 60)
 	}
 	if c := r.RunParsed.Find(id); c != nil {
 		return clipWords(strings.TrimPrefix(firstLine(c.Evidence, c.Title), "FAIL: "), 60)
