@@ -191,7 +191,7 @@ func writeChecks(b *strings.Builder, r *Result, status, heading string) {
 		}
 		fmt.Fprintf(b, "### Check %s: %s\n\n", mdInline(c.ID), mdInline(c.Title))
 		for _, f := range fs[c.ID] {
-			fmt.Fprintf(b, "- %s\n", mdInline(clipWords(f, evidenceLineBytes)))
+			fmt.Fprintf(b, "- %s\n", mdItem(clipWords(f, evidenceLineBytes)))
 		}
 		if len(fs[c.ID]) > 0 {
 			b.WriteString("\n")

@@ -2,6 +2,7 @@ package class
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -75,8 +76,8 @@ func htmlText(s string) string { return visible(s, "\t\n") }
 // there (emphasis, code, links, raw HTML, entities, table cells,
 // strikethrough) is backslash-escaped, and so is what would start an
 // autolink (the ":" of "://", the "." of "www.", every "@"). Controls and
-// line breaks are shown as escapes. Callers never put it at the start of
-// a line, where "#", "-" or "1." would matter.
+// line breaks are shown as escapes. It is for the middle of a line; text
+// that opens a line or list item goes through mdItem.
 func mdInline(s string) string {
 	s = visible(s, "")
 	var b strings.Builder
@@ -91,6 +92,22 @@ func mdInline(s string) string {
 		b.WriteByte(c)
 	}
 	return b.String()
+}
+
+var leadNumberRe = regexp.MustCompile(`^[0-9]{1,9}[.)]`)
+
+// mdItem is mdInline for text that opens a line or a list item, where a
+// leading "#", "+", "-" or "=", or a number and "." or ")", would start a
+// heading or a list.
+func mdItem(s string) string {
+	s = mdInline(s)
+	if s != "" && strings.IndexByte("#+-=", s[0]) >= 0 {
+		return "\\" + s
+	}
+	if m := leadNumberRe.FindString(s); m != "" {
+		return m[:len(m)-1] + "\\" + s[len(m)-1:]
+	}
+	return s
 }
 
 // mdFence puts text in a fenced code block that nothing inside can close:
