@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
+
 	"practice-notes/tests/acceptance/record"
 )
 
@@ -284,7 +286,7 @@ func TestHostileTerminal(t *testing.T) {
 	}
 	inert(t, "summary line", SummaryLine(results))
 	var b bytes.Buffer
-	WriteRecordCheck(&b, results[0].RunParsed, results[0].Record)
+	WriteRecordCheck(&b, results[0])
 	inert(t, "record check", b.String())
 	if !strings.Contains(b.String(), `\x1b[31m\u202e`) {
 		t.Errorf("the record's escape sequence is not shown escaped:\n%s", b.String())
@@ -340,6 +342,19 @@ func TestServerNeverStarts(t *testing.T) {
 		if strings.Contains(md, not) {
 			t.Errorf("eve.md holds %q:\n%s", not, md)
 		}
+	}
+	var term bytes.Buffer
+	WriteRecordCheck(&term, r)
+	wantTerm := "FAIL 1 the rule of check 1\n" +
+		"    FAIL: server did not start: the process exited (exit status 127) before completing initialize (connect failed after 13 ms: EOF)\n" +
+		"       stderr: /bin/sh: 1: eve-notes-server: not found\n" +
+		"    fix: Make the command start a stdio MCP server that answers initialize within the start timeout.\n" +
+		"    likely cause: the shell could not find the program \"eve-notes-server\": install it, or give its path relative to your folder in server.cmd.\n" +
+		"NOT RUN 2 3 4 5 6 7 8 8.1 8.2 8.3 8.4 8.5 8.6 8.7 9 10 11 12 13 14 15 16 17 18 19 20 21 22: the server did not start\n" +
+		"record COMPLETION.md: missing\n" +
+		"0 passed, 29 failed\n"
+	if diff := cmp.Diff(wantTerm, term.String()); diff != "" {
+		t.Errorf("terminal output (-want +got):\n%s", diff)
 	}
 	if got := ProgressLine(r, 0); !strings.HasPrefix(got, "eve: server did not start (exit status 127), 28 checks not run; record missing;") {
 		t.Errorf("progress line %q", got)
@@ -460,7 +475,7 @@ func TestReason(t *testing.T) {
 	for id, want := range map[string]string{
 		"8":  "stdout carried 1 non-JSON-RPC line(s), first: non-JSON-RPC …",
 		"20": "a FIFO hung the search",
-		"21": "from the evidence …",
+		"21": "from the evidence",
 	} {
 		if got := reason(r, id); got != want {
 			t.Errorf("reason for %s: %q, want %q", id, got, want)

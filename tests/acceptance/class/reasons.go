@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"practice-notes/tests/acceptance/record"
 )
 
 // runDetail is what the outputs read from the harness's --json run beyond
@@ -23,18 +25,31 @@ type runDetail struct {
 // check that only warned). A run without them gives an empty map.
 func findings(r *Result) map[string][]string {
 	out := map[string][]string{}
-	if len(r.Run) == 0 {
-		return out
-	}
 	var d runDetail
-	if json.Unmarshal(r.Run, &d) != nil {
+	if len(r.Run) > 0 && json.Unmarshal(r.Run, &d) == nil {
+		for _, c := range d.Checks {
+			if len(c.Failures) > 0 {
+				out[c.ID] = c.Failures
+			} else if len(c.Warnings) > 0 {
+				out[c.ID] = c.Warnings
+			}
+		}
+	}
+	if r.RunParsed == nil {
 		return out
 	}
-	for _, c := range d.Checks {
-		if len(c.Failures) > 0 {
-			out[c.ID] = c.Failures
-		} else if len(c.Warnings) > 0 {
-			out[c.ID] = c.Warnings
+	// A run without the lists still has them in its evidence, as the
+	// lines that start with "FAIL: " or "WARN: ".
+	for _, c := range r.RunParsed.Checks {
+		if _, ok := out[c.ID]; ok || c.Status == record.StatusPass {
+			continue
+		}
+		for _, l := range strings.Split(c.Evidence, "\n") {
+			if f, ok := strings.CutPrefix(l, "FAIL: "); ok {
+				out[c.ID] = append(out[c.ID], f)
+			} else if f, ok := strings.CutPrefix(l, "WARN: "); ok && c.Status == record.StatusWarn {
+				out[c.ID] = append(out[c.ID], f)
+			}
 		}
 	}
 	return out

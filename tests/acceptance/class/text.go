@@ -42,9 +42,16 @@ var upper = map[string]string{
 // a terminal: a line per check (under a failure or warning its evidence,
 // cut as on the learner's page, and what to fix), the record's state with
 // each contradiction and problem, and last the run's "N passed, M failed".
-// Every string from the run or the record is shown escaped (term).
-func WriteRecordCheck(w io.Writer, run *record.Run, v *record.Verdict) {
+// A server that never started gets check 1 and one line for the checks
+// that could not run. Every string from the run or the record is shown
+// escaped (term).
+func WriteRecordCheck(w io.Writer, r *Result) {
+	run, v := r.RunParsed, r.Record
+	ns := serverNeverStarted(r)
 	for _, c := range run.Checks {
+		if ns != nil && c.ID != "1" {
+			continue
+		}
 		fmt.Fprintf(w, "%s %s %s\n", upper[c.Status], term(c.ID), term(c.Title))
 		if c.Status == record.StatusFail || c.Status == record.StatusWarn {
 			if strings.TrimSpace(c.Evidence) != "" {
@@ -57,10 +64,18 @@ func WriteRecordCheck(w io.Writer, run *record.Run, v *record.Verdict) {
 		if c.Status != record.StatusPass && c.Hint != "" {
 			fmt.Fprintf(w, "    fix: %s\n", term(c.Hint))
 		}
+		if ns != nil {
+			fmt.Fprintf(w, "    likely cause: %s\n", term(ns.Cause))
+			fmt.Fprintf(w, "NOT RUN %s: the server did not start\n", term(strings.Join(ns.NotRun, " ")))
+		}
 	}
 	fmt.Fprintf(w, "record %s: %s\n", term(v.File), v.State)
 	for _, c := range v.Contradictions {
 		fmt.Fprintf(w, "  contradicted: line %d claims %s: %s\n", c.Line, term(c.Claim), term(c.Quote))
+		if ns != nil {
+			fmt.Fprintf(w, "    but the server did not start\n")
+			continue
+		}
 		for _, ch := range c.Checks {
 			fmt.Fprintf(w, "    but check %s failed: %s\n", term(ch.ID), term(firstLine(ch.Evidence, ch.Title)))
 		}

@@ -17,6 +17,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -134,13 +135,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 // checkOne prints the run's checks, the record's grade and the run's
 // final "N passed, M failed" line.
 func checkOne(completion, runFile string, stdout, stderr io.Writer) int {
-	f, err := os.Open(runFile)
+	raw, err := os.ReadFile(runFile)
 	if err != nil {
 		fmt.Fprintln(stderr, "gradeclass:", err)
 		return 2
 	}
-	defer f.Close()
-	run, err := record.DecodeRun(f)
+	run, err := record.DecodeRun(bytes.NewReader(raw))
 	if err != nil {
 		fmt.Fprintln(stderr, "gradeclass:", err)
 		return 2
@@ -150,7 +150,7 @@ func checkOne(completion, runFile string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gradeclass:", err)
 		return 2
 	}
-	class.WriteRecordCheck(stdout, run, v)
+	class.WriteRecordCheck(stdout, &class.Result{RunParsed: run, Run: raw, Record: v})
 	if run.Failed > 0 || v.State != record.Consistent {
 		return 1
 	}
