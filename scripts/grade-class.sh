@@ -15,6 +15,14 @@
 #   -timeout DUR          limit for every request of the checks (default 10s)
 #   -start-timeout DUR    limit for a server to start and answer (default 30s)
 #   -learner-timeout DUR  limit for one learner's whole run (default 5m)
+#   -no-deps-check        grade every learner even when dependencies look missing
+#
+# Before a learner is graded, their folder is checked for dependencies that
+# are not installed (the server runs without a network): a package.json
+# whose dependencies are not in node_modules, a go.mod whose modules are
+# not in the module cache, a requirements.txt not installed in the folder's
+# .venv (or for python3). Such a learner is reported as "dependencies not
+# installed: run npm ci in CLASS_DIR/NAME" and not graded.
 #
 # Output in OUT_DIR: summary.csv, summary.md, index.html, and <learner>.md
 # (feedback) and <learner>.json (full result) for each learner. Progress on
@@ -28,7 +36,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 for arg in "$@"; do
 	case "$arg" in
 	-h | --help | -help)
-		sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+		sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	esac

@@ -69,7 +69,8 @@ func normalizeOutput(s string) string {
 
 // checkedByClassTest lists the blocks of "Grading a class", which
 // TestClassEndToEnd (tests/acceptance/class) compares with a real class run.
-var checkedByClassTest = map[string]bool{"grading-class-stdout": true, "grading-class-summary-csv": true}
+var checkedByClassTest = map[string]bool{"grading-class-stdout": true, "grading-class-summary-csv": true,
+	"grading-class-summary-md": true, "grading-learner-eve": true, "grading-learner-cal-excerpt": true}
 
 // TestGradingDocs compares every real-output block of docs/grading.md with
 // what its command prints now, so a stale or edited block fails.

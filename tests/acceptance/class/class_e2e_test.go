@@ -149,14 +149,15 @@ func TestClassEndToEnd(t *testing.T) {
 		"ada": {"## Completion record: consistent", "--server 'go run practice-notes serve -root {root}' --completion COMPLETION.md"},
 		"bea": {"## Completion record: incomplete", `- Incomplete: "Exact passage manually checked" (line 5): names no person and gives no date.`,
 			"--server 'python3 server.py {root}' --completion COMPLETION.md"},
-		"cal": {"### Check 5:", "What to fix:", "  > Boundary tests run: **all 8 passed**, nothing leaked\n\n  but this run failed check 5:",
+		"cal": {"### Check 5:", "What to fix:", "Evidence (cut; the whole transcript is in cal.json):",
+			"claims the acceptance tests passed:\n\n````text\nBoundary tests run: **all 8 passed**, nothing leaked\n````\n\nbut this run failed check 5 (5: ",
 			"--server 'go run ../../servers/follows-symlinks serve -root {root}'"},
-		"dan": {"### Check 8:", "non-JSON-RPC", "  > * INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n\n  but this run failed check 8"},
-		"eve": {"### Check 1:", "eve-notes-server", "## Completion record: missing"},
-		"fay": {"### Check 1:", "did not start", "claims the server speaks MCP over stdio:\n\n  > Client and transport: Claude Desktop over stdio",
-			`- Incomplete: "Exact passage manually checked" (line 3): empty or still ___.`, "--server 'sleep 3600'"},
+		"dan": {"### Check 8:", "non-JSON-RPC", "````text\n* INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n````\n\nbut this run failed check 8"},
+		"eve": {"## Your server did not start", "eve-notes-server: not found", "Likely cause: the shell could not find the program", "## Completion record: missing"},
+		"fay": {"## Your server did not start", "It did not answer `initialize` within the start limit.", "claims the server speaks MCP over stdio:\n\n````text\nClient and transport: Claude Desktop over stdio\n````\n\nbut your server did not start",
+			`- Incomplete: "Exact passage manually checked" (line 3): empty or still \_\_\_.`, "--server 'sleep 3600'"},
 		"gus": {"### Check 2:", "## Completion record: consistent"},
-		"hal": {"### Check 1:", "capture cut at", `- Incomplete: "Client and transport" (line 6): empty or still ___.`},
+		"hal": {"## Your server did not start", "Its first lines on stdout:\n\n````text\nready, ready, ready\n", "not JSON-RPC on stdout", `- Incomplete: "Client and transport" (line 6): empty or still \_\_\_.`},
 	}
 	for name, wants := range feedback {
 		md := readFile(t, filepath.Join(out, name+".md"))
@@ -168,7 +169,23 @@ func TestClassEndToEnd(t *testing.T) {
 		if !strings.Contains(md, "## Rerun the checks on your machine") {
 			t.Errorf("%s.md has no rerun command", name)
 		}
+		if n := strings.Count(md, "\n"); strings.Contains(md, "## Your server did not start") && n >= 60 {
+			t.Errorf("%s.md: a server that never started gets %d lines, want under 60", name, n)
+		}
+		if strings.Contains(md, "see check 1") || strings.Contains(md, repoRoot) {
+			t.Errorf("%s.md repeats \"see check 1\" or shows the grader's paths:\n%s", name, md)
+		}
 	}
+	checkDocs(t, "grading-class-summary-md", readFile(t, filepath.Join(out, "summary.md")))
+	checkDocs(t, "grading-learner-eve", readFile(t, filepath.Join(out, "eve.md")))
+	// cal's first failed check, up to its evidence (which holds the run's
+	// random markers).
+	cal := readFile(t, filepath.Join(out, "cal.md"))
+	from, to := strings.Index(cal, "## What failed"), strings.Index(cal, "Evidence (cut")
+	if from < 0 || to < from {
+		t.Fatalf("cal.md has no failed check with evidence:\n%s", cal)
+	}
+	checkDocs(t, "grading-learner-cal-excerpt", cal[from:to])
 
 	// The page: well-formed, every link resolves, no external assets, and
 	// each FAIL cell links to evidence on the page.
@@ -210,12 +227,18 @@ func TestClassEndToEnd(t *testing.T) {
 			}
 		}
 	}
+	// In the grid, a server that never started has one FAIL (check 1) and
+	// the other checks not run.
 	wantFails := 0
 	for _, row := range rows[1:] {
+		if strings.Contains(readFile(t, filepath.Join(out, row[0]+".md")), "## Your server did not start") {
+			wantFails++
+			continue
+		}
 		wantFails += len(strings.Fields(row[4]))
 	}
 	if fails != wantFails {
-		t.Errorf("page has %d FAIL links, summary.csv lists %d failed checks", fails, wantFails)
+		t.Errorf("page has %d FAIL links, want %d from summary.csv", fails, wantFails)
 	}
 	for _, name := range []string{"ada", "bea", "cal", "dan", "eve", "fay", "gus", "hal"} {
 		if _, err := os.Stat(filepath.Join(out, name+".json")); err != nil {
@@ -262,12 +285,21 @@ func checkDocs(t *testing.T, id, got string) {
 	t.Helper()
 	path := filepath.Join(repoRoot, "docs", "grading.md")
 	doc := readFile(t, path)
-	re := regexp.MustCompile("(?s)<!-- output: " + regexp.QuoteMeta(id) + " -->\n(?:~{3,}|`{3,})[^\n]*\n(.*?)(?:~{3,}|`{3,})\n")
-	m := re.FindStringSubmatchIndex(doc)
-	if m == nil {
+	re := regexp.MustCompile("<!-- output: " + regexp.QuoteMeta(id) + " -->\n(~{3,}|`{3,})[^\n]*\n")
+	om := re.FindStringSubmatchIndex(doc)
+	if om == nil {
 		t.Errorf("docs/grading.md has no block <!-- output: %s -->", id)
 		return
 	}
+	// The block ends at a line that is exactly its opening fence, so a
+	// learner page's own fences inside it do not end it.
+	fence := doc[om[2]:om[3]]
+	n := strings.Index(doc[om[1]:], "\n"+fence+"\n")
+	if n < 0 {
+		t.Errorf("docs/grading.md block %s is not closed", id)
+		return
+	}
+	m := []int{om[0], om[1] + n + 1, om[1], om[1] + n + 1}
 	block := strings.TrimRight(doc[m[2]:m[3]], "\n")
 	want := strings.TrimRight(got, "\n")
 	if os.Getenv("UPDATE_GRADING_DOCS") == "1" {

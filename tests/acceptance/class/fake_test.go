@@ -28,12 +28,14 @@ func TestMain(m *testing.M) {
 // 8.1 (protocol, a warning), 9 (boundary); ids in failed fail.
 func contractRun(server, isolation string, failed ...string) string {
 	type check struct {
-		ID       string `json:"id"`
-		Section  string `json:"section"`
-		Title    string `json:"title"`
-		Status   string `json:"status"`
-		Evidence string `json:"evidence"`
-		Hint     string `json:"hint"`
+		ID       string   `json:"id"`
+		Section  string   `json:"section"`
+		Title    string   `json:"title"`
+		Status   string   `json:"status"`
+		Evidence string   `json:"evidence"`
+		Hint     string   `json:"hint"`
+		Failures []string `json:"failures,omitempty"`
+		Warnings []string `json:"warnings,omitempty"`
 	}
 	run := struct {
 		Server    string  `json:"server"`
@@ -51,6 +53,7 @@ func contractRun(server, isolation string, failed ...string) string {
 		case "8.1":
 			c.Section, c.Status = "protocol", "warn"
 			c.Evidence, c.Hint = "-> ping\n<- -32601 method not found", "Answer ping with an empty result."
+			c.Warnings = []string{"ping answered with an error"}
 		case "9":
 			c.Section = "boundary"
 		}
@@ -59,6 +62,7 @@ func contractRun(server, isolation string, failed ...string) string {
 				c.Status = "fail"
 				c.Evidence = fmt.Sprintf("-> tools/call search_notes {\"query\":\"../outside.md\"}\n<- text: secret-token-%s <script>alert(1)</script> \x1b[31m", id)
 				c.Hint = "Refuse paths outside the root (check " + id + ")."
+				c.Failures = []string{"path outside the root was served"}
 			}
 		}
 		switch c.Status {

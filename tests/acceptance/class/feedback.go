@@ -4,13 +4,17 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"strings"
 
 	"practice-notes/tests/acceptance/record"
 )
 
-func linkTarget(name, ext string) string { return url.PathEscape(name) + ext }
+// fileBase is the name of a learner's output files: the folder's name
+// with controls and bidi characters written as escapes, so that listing
+// the output folder prints none of them.
+func fileBase(name string) string { return visible(name, "") }
+
+func linkTarget(name, ext string) string { return url.PathEscape(fileBase(name)) + ext }
 
 // shellQuote quotes s for a POSIX shell.
 func shellQuote(s string) string {
@@ -30,70 +34,154 @@ func rerunCommand(r *Result) string {
 	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --completion %s", kitPath, shellQuote(cmd), RecordFile)
 }
 
-var tildeRunRe = regexp.MustCompile("~{3,}|`{3,}")
-
-// fenced puts text in a fenced block no line of it can close.
-func fenced(text string) string {
-	n := 4
-	for _, m := range tildeRunRe.FindAllString(text, -1) {
-		if len(m) >= n {
-			n = len(m) + 1
-		}
+// isolationLine says in one line how the learner's server was contained,
+// from the words of the run's isolation report, without the grader's
+// paths; the details are in docs/grading.md.
+func isolationLine(iso string) string {
+	const more = ` (details: "Isolation" in the kit's docs/grading.md).`
+	var parts []string
+	if strings.Contains(iso, "ran as uid") {
+		parts = append(parts, "a user of its own")
 	}
-	f := strings.Repeat("~", n)
-	return f + "\n" + strings.TrimRight(text, "\n") + "\n" + f + "\n"
+	if strings.Contains(iso, "network") && strings.Contains(iso, "namespaces") {
+		parts = append(parts, "no network")
+	}
+	if strings.Contains(iso, "mount") && strings.Contains(iso, "namespaces") {
+		parts = append(parts, "only its own folders writable")
+	}
+	if strings.Contains(iso, "limits") {
+		parts = append(parts, "limits on memory, processes and CPU time")
+	}
+	switch len(parts) {
+	case 0:
+		return "Your server ran in a process group of its own, not in a sandbox" + more
+	case 1:
+		return "Your server ran with " + parts[0] + more
+	}
+	return "Your server ran in a sandbox: " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1] + more
 }
 
+// Evidence is cut for the learner's page: the whole transcript is in the
+// learner's .json.
+const (
+	evidenceLineBytes = 300
+	evidenceLines     = 14
+)
+
 // writeFeedback writes the feedback to hand to one learner: what failed
-// and why with the exact evidence, what to fix, the warnings, the record's
-// state with each contradiction, and the command to rerun the checks.
+// and why with the evidence that matters, what to fix, the warnings, the
+// record's state with each contradiction, and the command to rerun the
+// checks. Everything the learner controls is escaped: names with
+// mdInline, commands, quotes and evidence in fenced blocks (mdFence).
 func writeFeedback(w io.Writer, r *Result) error {
 	var b strings.Builder
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	p("# Practice-notes checks: %s\n\n", r.Learner)
-	p("- Server command (from `%s`, run in your folder): `%s`\n", CommandFile, r.Command)
-	p("- Result: %s\n", resultWords(r))
+	p("# Practice-notes checks: %s\n\n", mdInline(r.Learner))
+	p("Server command (from `%s`, run in your folder):\n\n%s\n", CommandFile, mdFence(r.Command))
+	if r.DepsMissing {
+		p("- Result: not graded, dependencies not installed\n")
+	} else {
+		p("- Result: %s\n", mdInline(resultWords(r)))
+	}
 	p("- Completion record (`%s`): %s\n", RecordFile, r.Record.State)
 	if run := r.RunParsed; run != nil && run.Isolation != "" {
-		p("- Isolation: %s\n", run.Isolation)
+		p("- %s\n", isolationLine(run.Isolation))
 	}
 	p("\n")
 
-	if run := r.RunParsed; run == nil {
-		p("## Not graded\n\n%s.\n\n", r.Error)
+	ns := serverNeverStarted(r)
+	switch run := r.RunParsed; {
+	case r.DepsMissing:
+		p("## Not graded: dependencies not installed\n\n")
+		p("The checks run your server without a network, so your folder must already hold what it imports. In your folder, run:\n\n%s\n", mdFence(r.Install))
+	case run == nil:
+		p("## Not graded\n\n%s\n", mdFence(r.Error))
 		if r.HarnessStderr != "" {
-			p("The harness's last words:\n\n%s\n", fenced(r.HarnessStderr))
+			p("The harness's last words:\n\n%s\n", mdFence(lastLines(r.HarnessStderr, 8)))
 		}
-	} else {
-		writeChecks(&b, run, record.StatusFail, "What failed")
-		writeChecks(&b, run, record.StatusWarn, "Warnings")
-		writeChecks(&b, run, record.StatusSkip, "Skipped")
+	case ns != nil:
+		writeNoStart(&b, r, ns)
+	default:
+		writeChecks(&b, r, record.StatusFail, "What failed")
+		writeChecks(&b, r, record.StatusWarn, "Warnings")
+		var skipped []string
+		for _, c := range run.Checks {
+			if c.Status == record.StatusSkip {
+				skipped = append(skipped, mdInline(c.ID)+" ("+mdInline(firstLine(c.Evidence, c.Title))+")")
+			}
+		}
+		if len(skipped) > 0 {
+			p("## Skipped\n\n%s.\n\n", strings.Join(skipped, "; "))
+		}
 	}
 
-	writeRecord(&b, r.Record)
+	writeRecord(&b, r, ns != nil)
 
 	p("## Rerun the checks on your machine\n\n")
 	p("In your project folder, where `%s` is your copy of the practice-notes kit:\n\n", kitPath)
-	p("%s\n", fenced(rerunCommand(r)))
+	p("%s\n", mdFence(rerunCommand(r)))
 
 	if run := r.RunParsed; run != nil {
 		var passed []string
 		for _, c := range run.Checks {
 			if c.Status == record.StatusPass {
-				passed = append(passed, fmt.Sprintf("- %s %s", c.ID, c.Title))
+				passed = append(passed, mdInline(c.ID))
 			}
 		}
 		if len(passed) > 0 {
-			p("## Passed\n\n%s\n", strings.Join(passed, "\n")+"\n")
+			p("## Passed\n\nChecks %s.\n", strings.Join(passed, ", "))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-func writeChecks(b *strings.Builder, run *record.Run, status, heading string) {
+// writeNoStart is the one section of a learner whose server never
+// started: the command, how it ended, its last stderr lines, the likely
+// cause, and the checks that could not run.
+func writeNoStart(b *strings.Builder, r *Result, ns *noStart) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	p("## Your server did not start\n\n")
+	how := "It did not answer `initialize` within the start limit."
+	if ns.Exit != "" {
+		how = "It ended with " + mdInline(ns.Exit) + " before answering `initialize`."
+	}
+	p("The checks ran your command in your folder. %s\n\n", how)
+	if len(ns.Stderr) > 0 {
+		p("Its last lines on stderr:\n\n%s\n", mdFence(clipLines(ns.Stderr)))
+	} else {
+		p("It wrote nothing on stderr.\n\n")
+	}
+	if len(ns.Stdout) > 0 {
+		p("Its first lines on stdout:\n\n%s\n", mdFence(clipLines(ns.Stdout)))
+	}
+	p("Likely cause: %s\n\n", mdInline(ns.Cause))
+	p("Not run, because the server did not start: checks %s.\n\n", mdInline(strings.Join(ns.NotRun, ", ")))
+}
+
+func clipLines(lines []string) string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l
+		if len(l) > evidenceLineBytes {
+			out[i] = safeCut(l, evidenceLineBytes) + " …"
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return clipLines(lines)
+}
+
+func writeChecks(b *strings.Builder, r *Result, status, heading string) {
 	first := true
-	for _, c := range run.Checks {
+	fs := findings(r)
+	for _, c := range r.RunParsed.Checks {
 		if c.Status != status {
 			continue
 		}
@@ -101,18 +189,29 @@ func writeChecks(b *strings.Builder, run *record.Run, status, heading string) {
 			fmt.Fprintf(b, "## %s\n\n", heading)
 			first = false
 		}
-		fmt.Fprintf(b, "### Check %s: %s\n\n", c.ID, c.Title)
-		fmt.Fprintf(b, "Section: %s. Status: %s.\n\n", c.Section, c.Status)
+		fmt.Fprintf(b, "### Check %s: %s\n\n", mdInline(c.ID), mdInline(c.Title))
+		for _, f := range fs[c.ID] {
+			fmt.Fprintf(b, "- %s\n", mdItem(clipWords(f, evidenceLineBytes)))
+		}
+		if len(fs[c.ID]) > 0 {
+			b.WriteString("\n")
+		}
 		if c.Hint != "" {
-			fmt.Fprintf(b, "What to fix: %s\n\n", c.Hint)
+			fmt.Fprintf(b, "What to fix: %s\n\n", mdInline(c.Hint))
 		}
 		if strings.TrimSpace(c.Evidence) != "" {
-			fmt.Fprintf(b, "Evidence:\n\n%s\n", fenced(c.Evidence))
+			ev, cut := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)
+			more := ""
+			if cut {
+				more = fmt.Sprintf(" (cut; the whole transcript is in %s)", mdInline(fileBase(r.Learner)+".json"))
+			}
+			fmt.Fprintf(b, "Evidence%s:\n\n%s\n", more, mdFence(ev))
 		}
 	}
 }
 
-func writeRecord(b *strings.Builder, v *record.Verdict) {
+func writeRecord(b *strings.Builder, r *Result, noStart bool) {
+	v := r.Record
 	fmt.Fprintf(b, "## Completion record: %s\n\n", v.State)
 	switch v.State {
 	case record.Missing:
@@ -122,39 +221,32 @@ func writeRecord(b *strings.Builder, v *record.Verdict) {
 		fmt.Fprintf(b, "Every field is filled in and nothing in it is refuted by this run.\n\n")
 	}
 	for _, c := range v.Contradictions {
-		fmt.Fprintf(b, "- Contradicted: line %d of `%s` claims %s:\n\n", c.Line, RecordFile, c.Claim)
-		fmt.Fprintf(b, "  > %s\n\n", c.Quote)
 		var ids []string
 		for _, ch := range c.Checks {
-			ids = append(ids, ch.ID)
+			ids = append(ids, mdInline(ch.ID))
 		}
-		fmt.Fprintf(b, "  but this run failed %s:\n\n", checkWords(ids))
+		fmt.Fprintf(b, "Contradicted: line %d of `%s` claims %s:\n\n%s\n", c.Line, RecordFile, mdInline(c.Claim), mdFence(c.Quote))
+		if noStart {
+			fmt.Fprintf(b, "but your server did not start, so no check passed.\n\n")
+			continue
+		}
+		fmt.Fprintf(b, "but this run failed %s", checkWords(ids))
+		var reasons []string
 		for _, ch := range c.Checks {
-			ev := ch.Evidence
-			if strings.TrimSpace(ev) == "" {
-				ev = "(the run gave no evidence text)"
-			}
-			fmt.Fprintf(b, "  Check %s (%s):\n\n%s\n", ch.ID, ch.Title, indent(fenced(ev), "  "))
+			reasons = append(reasons, mdInline(ch.ID)+": "+mdInline(reason(r, ch.ID)))
 		}
+		fmt.Fprintf(b, " (%s); the evidence is above.\n\n", strings.Join(reasons, "; "))
 	}
 	for _, pr := range v.Problems {
 		where := ""
 		if pr.Line > 0 {
 			where = fmt.Sprintf(" (line %d)", pr.Line)
 		}
-		fmt.Fprintf(b, "- Incomplete: \"%s\"%s: %s.\n", pr.Field, where, pr.Why)
+		fmt.Fprintf(b, "- Incomplete: \"%s\"%s: %s.\n", mdInline(pr.Field), where, mdInline(pr.Why))
 	}
 	if len(v.Problems) > 0 {
 		b.WriteString("\n")
 	}
-}
-
-func indent(s, prefix string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = prefix + l
-	}
-	return strings.Join(lines, "\n") + "\n"
 }
 
 // checkWords names checks in a sentence: "check 4", "checks 4 and 5",

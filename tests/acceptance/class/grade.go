@@ -33,6 +33,9 @@ type Grader struct {
 	// Jobs is how many learners are graded at once (default: the number
 	// of CPUs).
 	Jobs int
+	// NoDepsCheck grades every learner even when their folder's
+	// dependencies look missing.
+	NoDepsCheck bool
 }
 
 // Result is everything known about one learner after grading.
@@ -41,8 +44,13 @@ type Result struct {
 	Command string `json:"command"`
 	// Graded is false when the harness produced no run for this learner;
 	// Error says why.
-	Graded      bool   `json:"graded"`
-	Error       string `json:"error,omitempty"`
+	Graded bool   `json:"graded"`
+	Error  string `json:"error,omitempty"`
+	// DepsMissing says the learner was not graded because the folder's
+	// dependencies are not installed; Install is the command, run in the
+	// learner's folder, that installs them, and Error says so.
+	DepsMissing bool   `json:"dependenciesMissing,omitempty"`
+	Install     string `json:"install,omitempty"`
 	HarnessExit int    `json:"harnessExit"`
 	DurationMs  int64  `json:"durationMs"`
 	// Run is the harness's --json output as printed, RunParsed its
@@ -109,6 +117,8 @@ func (g *Grader) gradeOne(ctx context.Context, l Learner, slot int) *Result {
 	defer func() { r.DurationMs = time.Since(start).Milliseconds() }()
 	if l.Problem != "" {
 		r.Error = l.Problem
+	} else if install, msg := g.depsCheck(ctx, l); msg != "" {
+		r.Error, r.Install, r.DepsMissing = msg, install, true
 	} else {
 		g.runHarness(ctx, l, r, slot)
 	}
@@ -120,6 +130,13 @@ func (g *Grader) gradeOne(ctx context.Context, l Learner, slot int) *Result {
 	v.File = RecordFile
 	r.Record = v
 	return r
+}
+
+func (g *Grader) depsCheck(ctx context.Context, l Learner) (install, message string) {
+	if g.NoDepsCheck {
+		return "", ""
+	}
+	return missingDeps(ctx, l)
 }
 
 func (g *Grader) runHarness(ctx context.Context, l Learner, r *Result, slot int) {

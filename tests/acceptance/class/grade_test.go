@@ -151,10 +151,14 @@ func TestGradeInParallel(t *testing.T) {
 func TestDiscoverUsageErrors(t *testing.T) {
 	empty := t.TempDir()
 	clash := makeClass(t, map[string]string{"summary": "pass"}, nil)
+	// An ESC in a name is written as the four characters \x1b, so these two
+	// names (the second also differs in case) give the same file names.
+	same := makeClass(t, map[string]string{"a\x1b": "pass", "A\\x1b": "pass"}, nil)
 	for name, dir := range map[string]string{
-		"no such folder": filepath.Join(empty, "nope"),
-		"no learners":    empty,
-		"reserved name":  clash,
+		"no such folder":    filepath.Join(empty, "nope"),
+		"no learners":       empty,
+		"reserved name":     clash,
+		"same output files": same,
 	} {
 		if _, err := Discover(dir); err == nil || !strings.Contains(err.Error(), "usage") {
 			t.Errorf("%s: err = %v, want a usage error", name, err)

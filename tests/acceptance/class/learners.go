@@ -24,6 +24,9 @@ var ErrUsage = errors.New("usage")
 type Learner struct {
 	Name string
 	Dir  string // absolute
+	// Shown is the folder as the instructor named it (the class folder
+	// given on the command line, joined with Name), for messages.
+	Shown string
 	// Command is the first line of server.cmd that is neither blank nor a
 	// "#" comment; Problem says why there is none.
 	Command string
@@ -51,6 +54,10 @@ func Discover(classDir string) ([]Learner, error) {
 		return nil, fmt.Errorf("%w: class folder: %w", ErrUsage, err)
 	}
 	var out []Learner
+	// Output files are named after fileBase of the learner's name; two
+	// names that give the same file (also on a case-insensitive disk)
+	// would overwrite each other's results.
+	files := map[string]string{}
 	for _, e := range entries {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
@@ -58,7 +65,12 @@ func Discover(classDir string) ([]Learner, error) {
 		if reserved[strings.ToLower(e.Name())] {
 			return nil, fmt.Errorf("%w: a learner folder named %q would overwrite the class's own %s output; rename it", ErrUsage, e.Name(), e.Name())
 		}
-		l := Learner{Name: e.Name(), Dir: filepath.Join(abs, e.Name())}
+		key := strings.ToLower(fileBase(e.Name()))
+		if other, ok := files[key]; ok {
+			return nil, fmt.Errorf("%w: learner folders %q and %q would write the same output files; rename one", ErrUsage, other, e.Name())
+		}
+		files[key] = e.Name()
+		l := Learner{Name: e.Name(), Dir: filepath.Join(abs, e.Name()), Shown: filepath.Join(classDir, e.Name())}
 		l.Command, l.Problem = readCommand(filepath.Join(l.Dir, CommandFile))
 		out = append(out, l)
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"regexp"
 	"strings"
-	"unicode"
 
 	"practice-notes/tests/acceptance/record"
 )
@@ -24,39 +23,53 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!DOCTYPE html>
 <style>
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #1b1b1b; }
 table { border-collapse: collapse; }
-th, td { border: 1px solid #999; padding: 0.2em 0.35em; text-align: center; }
-th.learner, td.learner { text-align: left; }
-div.wide { overflow-x: auto; }
-/* The learner's name stays in view while the checks scroll sideways. */
-tr th.learner { position: sticky; left: 0; background: #ffffff; }
-td.pass, td.fail, td.warn, td.skip, td.none { font-size: 0.9em; }
-td.pass { background: #d8f3dc; color: #14532d; }
-td.fail { background: #fcd5d5; color: #7f1d1d; font-weight: bold; }
-td.warn { background: #fff0c2; color: #713f12; }
-td.skip, td.none { background: #eeeeee; color: #444444; }
-td.error { background: #fcd5d5; color: #7f1d1d; text-align: left; }
-td.rec-consistent { background: #d8f3dc; }
-td.rec-incomplete { background: #fff0c2; }
-td.rec-contradicted, td.rec-missing { background: #fcd5d5; font-weight: bold; }
+th, td { border: 1px solid #999; padding: 0.2em 0.35em; text-align: center; vertical-align: top; }
+th.learner, td.learner, td.text { text-align: left; }
+/* The first table always fits its box: fixed columns, long text wraps. */
+table.summary { width: 100%; table-layout: fixed; }
+table.summary td, table.summary th.learner { overflow-wrap: anywhere; }
+col.learner { width: 14%; } col.count { width: 6.5em; } col.record { width: 9em; }
+ul.fails { margin: 0; padding-left: 0; list-style: none; }
+ul.fails li { margin: 0.1em 0; }
+ul.fails b { color: #7f1d1d; }
+/* The grid scrolls sideways in its own box; the learner's name stays in view. */
+div.wide { overflow-x: auto; max-width: 100%; border: 1px solid #ccc; }
+table.grid th.learner { position: sticky; left: 0; background: #ffffff; min-width: 6em; max-width: 12em; overflow-wrap: anywhere; }
+table.grid td { font-size: 0.9em; white-space: nowrap; }
+/* One meaning per colour, everywhere: red failed, yellow warning or record to finish, green passed, grey not run. */
+.pass, .rec-consistent { background: #d8f3dc; color: #14532d; }
+.fail, .rec-contradicted { background: #fcd5d5; color: #7f1d1d; }
+.warn, .rec-incomplete, .rec-missing { background: #fff0c2; color: #713f12; }
+.skip, .none, .error { background: #eeeeee; color: #333333; }
 td a { color: inherit; }
 pre { background: #f4f4f4; border: 1px solid #ccc; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
 section.learner { border-top: 2px solid #999; margin-top: 2em; }
 dt { float: left; clear: left; width: 3em; font-weight: bold; }
 dd { margin: 0 0 0.25em 3em; }
-blockquote { border-left: 4px solid #c33; margin-left: 0; padding-left: 0.75em; }
 </style>
 </head>
 <body>
 <h1>Class results</h1>
 <p>{{.Summary}}.</p>
-<p>Each row is a learner, each column a check. A cell says pass, FAIL, warn or skip; a FAIL or warn cell links to that learner's evidence below. The record column grades the learner's COMPLETION.md against the run.</p>
-<div class="wide">
-<table>
+<p>Colours: red failed, yellow a warning or a record to finish, green passed, grey not run or not graded. Each failed check links to its evidence further down; the record column grades the learner's COMPLETION.md against the run.</p>
+<table class="summary">
+<colgroup><col class="learner"/><col class="count"/><col class="count"/><col class="count"/><col/><col class="record"/></colgroup>
 <thead>
-<tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Warnings</th><th scope="col">Record</th>{{range .Columns}}<th scope="col" title="{{.Title}}">{{.ID}}</th>{{end}}</tr>
+<tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Warnings</th><th scope="col">Failed checks</th><th scope="col">Record</th></tr>
 </thead>
 <tbody>
-{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td>{{.Failed}}</td><td>{{.Warnings}}</td>{{else}}<td class="error" colspan="3">not graded</td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a></td>{{if .Graded}}{{range .Cells}}<td class="{{.Class}}">{{if .Href}}<a href="#{{.Href}}">{{.Word}}</a>{{else}}{{.Word}}{{end}}</td>{{end}}{{else}}<td class="error" colspan="{{$.NColumns}}"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}</tr>
+{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="4"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a></td></tr>
+{{end}}</tbody>
+</table>
+<h2>Every check</h2>
+<p>Learners down, checks across; the box scrolls sideways.</p>
+<div class="wide">
+<table class="grid">
+<thead>
+<tr><th class="learner" scope="col">Learner</th>{{range .Columns}}<th scope="col" title="{{.Title}}">{{.ID}}</th>{{end}}</tr>
+</thead>
+<tbody>
+{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}{{range .Cells}}<td class="{{.Class}}">{{if .Href}}<a href="#{{.Href}}">{{.Word}}</a>{{else}}{{.Word}}{{end}}</td>{{end}}{{else}}<td class="error" colspan="{{$.NColumns}}">not graded</td>{{end}}</tr>
 {{end}}</tbody>
 </table>
 </div>
@@ -67,15 +80,23 @@ blockquote { border-left: 4px solid #c33; margin-left: 0; padding-left: 0.75em; 
 {{range .Learners}}<section class="learner" id="{{.Anchor}}">
 <h2>{{.Name}}</h2>
 <p>Server command: <code>{{.Command}}</code></p>
-<p>Result: {{.Result}}. Feedback: <a href="{{.MD}}">{{.Name}}.md</a>; full result: <a href="{{.JSON}}">{{.Name}}.json</a>.</p>
-{{if .Isolation}}<p>Isolation: {{.Isolation}}</p>
+<p>Result: {{.Result}}. Feedback: <a href="{{.MD}}">{{.File}}.md</a>; full result and transcript: <a href="{{.JSON}}">{{.File}}.json</a>.</p>
+{{if .Isolation}}<p>{{.Isolation}}</p>
 {{end}}{{if .Stderr}}<p>The harness's last words:</p>
 <pre>{{.Stderr}}</pre>
+{{end}}{{with .NoStart}}<h3 id="{{.Anchor}}">The server did not start</h3>
+<p>{{.How}}</p>
+{{if .Stderr}}<p>Its last lines on stderr:</p>
+<pre>{{.Stderr}}</pre>
+{{end}}{{if .Stdout}}<p>Its first lines on stdout:</p>
+<pre>{{.Stdout}}</pre>
+{{end}}<p>Likely cause: {{.Cause}}</p>
+<p>Not run, because the server did not start: checks {{.NotRun}}.</p>
 {{end}}<h3 id="{{.Anchor}}-record">Completion record: {{.Record}}</h3>
 {{if .Contradictions}}<ul>
 {{range .Contradictions}}<li>Line {{.Line}} claims {{.Claim}}:
-<blockquote><p>{{.Quote}}</p></blockquote>
-<p>but this run failed {{range $i, $c := .Checks}}{{if $i}}, {{end}}<a href="#{{$c.Href}}">check {{$c.ID}}</a>{{end}}.</p></li>
+<pre>{{.Quote}}</pre>
+<p>{{if .NoStart}}but the server did not start, so no check passed.{{else}}but this run failed {{range $i, $c := .Checks}}{{if $i}}, {{end}}{{if $c.Href}}<a href="#{{$c.Href}}">check {{$c.ID}}</a>{{else}}check {{$c.ID}}{{end}}{{end}}.{{end}}</p></li>
 {{end}}</ul>
 {{end}}{{if .Problems}}<ul>
 {{range .Problems}}<li>Incomplete: {{.}}</li>
@@ -94,16 +115,20 @@ type pageColumn struct{ ID, Title string }
 
 type pageCell struct{ Class, Word, Href string }
 
+type pageFail struct{ ID, Reason, Href string }
+
 type pageRow struct {
-	Anchor, Name, Record, Error string
-	Graded                      bool
-	Passed, Failed, Warnings    int
-	Cells                       []pageCell
+	Anchor, Name, Record, Error, NoStart string
+	Graded                               bool
+	Passed, Failed, Warnings             int
+	Fails                                []pageFail
+	Cells                                []pageCell
 }
 
 type pageContradiction struct {
 	Line         int
 	Claim, Quote string
+	NoStart      bool
 	Checks       []pageCheckRef
 }
 
@@ -113,11 +138,14 @@ type pageCheck struct {
 	Anchor, ID, Title, Section, Word, Hint, Evidence string
 }
 
+type pageNoStart struct{ Anchor, How, Stderr, Stdout, Cause, NotRun string }
+
 type pageLearner struct {
-	Anchor, Name, MD, JSON, Command, Result, Isolation, Record, Stderr string
-	Contradictions                                                     []pageContradiction
-	Problems                                                           []string
-	Checks                                                             []pageCheck
+	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Record, Stderr string
+	NoStart                                                                  *pageNoStart
+	Contradictions                                                           []pageContradiction
+	Problems                                                                 []string
+	Checks                                                                   []pageCheck
 }
 
 type pageView struct {
@@ -138,40 +166,29 @@ var words = map[string]string{
 	record.StatusPass: "pass", record.StatusFail: "FAIL", record.StatusWarn: "warn", record.StatusSkip: "skip",
 }
 
-// printable keeps text valid in XML and readable: invalid UTF-8 and
-// control characters other than tab and newline become visible escapes.
-func printable(s string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	return strings.Map(func(r rune) rune {
-		if r == '\t' || r == '\n' {
-			return r
-		}
-		if unicode.IsControl(r) || r == '\uFFFE' || r == '\uFFFF' {
-			return '\uFFFD'
-		}
-		return r
-	}, s)
-}
-
-// writePage writes index.html.
+// writePage writes index.html. Text from outside goes through htmlText
+// (controls and bidi overrides shown as escapes); html/template then
+// escapes it as text, so none of it is markup.
 func writePage(w io.Writer, results []*Result) error {
 	ids, titles := checkColumns(results)
-	v := pageView{Summary: SummaryLine(results), NColumns: len(ids)}
+	v := pageView{Summary: summary(results, htmlText), NColumns: len(ids)}
 	for _, id := range ids {
-		v.Columns = append(v.Columns, pageColumn{ID: id, Title: printable(titles[id])})
+		v.Columns = append(v.Columns, pageColumn{ID: htmlText(id), Title: htmlText(titles[id])})
 	}
 	for i, r := range results {
 		anchor := fmt.Sprintf("learner-%d", i+1)
-		row := pageRow{Anchor: anchor, Name: printable(r.Learner), Record: string(r.Record.State), Error: printable("not graded: " + r.Error)}
-		lv := pageLearner{Anchor: anchor, Name: printable(r.Learner), MD: linkTarget(r.Learner, ".md"), JSON: linkTarget(r.Learner, ".json"),
-			Command: printable(r.Command), Result: printable(resultWords(r)), Record: string(r.Record.State)}
-		if r.RunParsed == nil {
-			lv.Stderr = printable(r.HarnessStderr)
+		row := pageRow{Anchor: anchor, Name: htmlText(r.Learner), Record: string(r.Record.State), Error: htmlText("not graded: " + r.Error)}
+		lv := pageLearner{Anchor: anchor, Name: htmlText(r.Learner), File: htmlText(fileBase(r.Learner)), MD: linkTarget(r.Learner, ".md"), JSON: linkTarget(r.Learner, ".json"),
+			Command: htmlText(r.Command), Result: htmlText(resultWords(r)), Record: string(r.Record.State)}
+		if r.RunParsed == nil && !r.DepsMissing {
+			lv.Stderr = htmlText(lastLines(r.HarnessStderr, 8))
 		}
+		ns := serverNeverStarted(r)
+		shown := map[string]bool{}
 		if run := r.RunParsed; run != nil {
 			row.Graded = true
 			row.Passed, row.Failed, row.Warnings = run.Passed, run.Failed, run.Warnings
-			lv.Isolation = printable(run.Isolation)
+			lv.Isolation = isolationLine(run.Isolation)
 			for _, id := range ids {
 				c := run.Find(id)
 				if c == nil {
@@ -179,23 +196,42 @@ func writePage(w io.Writer, results []*Result) error {
 					continue
 				}
 				cell := pageCell{Class: c.Status, Word: words[c.Status]}
-				if c.Status == record.StatusFail || c.Status == record.StatusWarn {
+				if ns != nil && c.ID != "1" {
+					cell = pageCell{Class: "none", Word: "not run"}
+				}
+				if cell.Class == record.StatusFail || cell.Class == record.StatusWarn {
 					cell.Href = checkAnchor(anchor, c.ID)
 				}
 				row.Cells = append(row.Cells, cell)
 			}
-			for _, c := range run.Checks {
-				if c.Status == record.StatusPass {
-					continue
+			if ns != nil {
+				// Check 1's cell links to the section on the start.
+				row.NoStart = htmlText(ns.Cause)
+				lv.NoStart = noStartView(ns)
+				lv.NoStart.Anchor = checkAnchor(anchor, "1")
+			} else {
+				for _, id := range run.FailedIDs() {
+					row.Fails = append(row.Fails, pageFail{ID: htmlText(id), Reason: htmlText(reason(r, id)), Href: checkAnchor(anchor, id)})
 				}
-				lv.Checks = append(lv.Checks, pageCheck{Anchor: checkAnchor(anchor, c.ID), ID: printable(c.ID), Title: printable(c.Title),
-					Section: printable(c.Section), Word: words[c.Status], Hint: printable(c.Hint), Evidence: printable(c.Evidence)})
+				for _, c := range run.Checks {
+					if c.Status == record.StatusPass {
+						continue
+					}
+					ev, _ := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)
+					lv.Checks = append(lv.Checks, pageCheck{Anchor: checkAnchor(anchor, c.ID), ID: htmlText(c.ID), Title: htmlText(c.Title),
+						Section: htmlText(c.Section), Word: words[c.Status], Hint: htmlText(c.Hint), Evidence: htmlText(ev)})
+					shown[c.ID] = true
+				}
 			}
 		}
 		for _, c := range r.Record.Contradictions {
-			pc := pageContradiction{Line: c.Line, Claim: printable(c.Claim), Quote: printable(c.Quote)}
+			pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote), NoStart: ns != nil}
 			for _, ch := range c.Checks {
-				pc.Checks = append(pc.Checks, pageCheckRef{ID: printable(ch.ID), Href: checkAnchor(anchor, ch.ID)})
+				ref := pageCheckRef{ID: htmlText(ch.ID)}
+				if shown[ch.ID] {
+					ref.Href = checkAnchor(anchor, ch.ID)
+				}
+				pc.Checks = append(pc.Checks, ref)
 			}
 			lv.Contradictions = append(lv.Contradictions, pc)
 		}
@@ -204,10 +240,19 @@ func writePage(w io.Writer, results []*Result) error {
 			if p.Line > 0 {
 				s = fmt.Sprintf("%s (line %d): %s", p.Field, p.Line, p.Why)
 			}
-			lv.Problems = append(lv.Problems, printable(s))
+			lv.Problems = append(lv.Problems, htmlText(s))
 		}
 		v.Rows = append(v.Rows, row)
 		v.Learners = append(v.Learners, lv)
 	}
 	return pageTemplate.Execute(w, v)
+}
+
+func noStartView(ns *noStart) *pageNoStart {
+	how := "The server did not answer initialize within the start limit."
+	if ns.Exit != "" {
+		how = "The server ended with " + ns.Exit + " before answering initialize."
+	}
+	return &pageNoStart{How: htmlText(how), Stderr: htmlText(clipLines(ns.Stderr)), Stdout: htmlText(clipLines(ns.Stdout)),
+		Cause: htmlText(ns.Cause), NotRun: htmlText(strings.Join(ns.NotRun, ", "))}
 }

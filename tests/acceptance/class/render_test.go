@@ -69,7 +69,7 @@ func TestSummaryFiles(t *testing.T) {
 	for _, want := range []string{
 		"2 of 3 learners graded, 1 passed every check; not graded: cy.",
 		"| [ada](ada.md) | 9 | 0 | 1 |  | consistent |",
-		"| [bob <&> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4 9 | contradicted |",
+		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted |",
 		"| [cy](cy.md) | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
 	} {
 		if !strings.Contains(md, want) {
@@ -112,10 +112,10 @@ func TestFeedback(t *testing.T) {
 		"- Result: 7 passed, 2 failed, 1 warnings\n",
 		"- Completion record (`COMPLETION.md`): contradicted\n",
 		"### Check 4: title of check 4\n",
-		"What to fix: Refuse paths outside the root (check 4).\n",
-		"~~~~\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n<- text: secret-token-4 <script>alert(1)</script> \x1b[31m\n~~~~\n",
+		"- path outside the root was served\n\nWhat to fix: Refuse paths outside the root \\(check 4\\).\n",
+		"````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n<- text: secret-token-4 <script>alert(1)</script> \\x1b[31m\n````\n",
 		"## Warnings\n\n### Check 8.1: title of check 8.1\n",
-		"- Contradicted: line 2 of `COMPLETION.md` claims the acceptance tests passed:\n\n  > Boundary tests run: **8/8 passed**\n\n  but this run failed check 4:\n",
+		"Contradicted: line 2 of `COMPLETION.md` claims the acceptance tests passed:\n\n````text\nBoundary tests run: **8/8 passed**\n````\n\nbut this run failed check 4 (4: path outside the root was served); the evidence is above.\n",
 		"path/to/practice-notes/scripts/acceptance.sh --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n",
 	} {
 		if !strings.Contains(bob, want) {
@@ -127,7 +127,7 @@ func TestFeedback(t *testing.T) {
 		t.Errorf("8/8 claim refuted by check 9:\n%s", bob)
 	}
 	cy := readFile(t, filepath.Join(out, "cy.md"))
-	for _, want := range []string{"## Not graded\n\nstopped after the per-learner limit of 5m0s.\n", "## Completion record: missing\n", "--server 'sleep 3600'"} {
+	for _, want := range []string{"## Not graded\n\n````text\nstopped after the per-learner limit of 5m0s\n````\n", "## Completion record: missing\n", "--server 'sleep 3600'"} {
 		if !strings.Contains(cy, want) {
 			t.Errorf("cy's feedback lacks %q:\n%s", want, cy)
 		}
@@ -225,36 +225,74 @@ func TestPage(t *testing.T) {
 		}
 	}
 
-	// Learners down, checks across: each row's cells in column order, in
-	// words; each failing cell links to the evidence of that check.
+	// Two tables: first one row per learner with the failed checks and a
+	// few words of reason each, then learners down and checks across. Each
+	// failed check links to the evidence of that check.
 	type cell struct{ class, text, target string }
-	var rows [][]cell
+	var tables [][][]cell
 	for _, e := range els {
-		if e.name == "tr" {
-			rows = append(rows, nil)
+		switch {
+		case e.name == "table":
+			tables = append(tables, nil)
+		case e.name == "tr":
+			tables[len(tables)-1] = append(tables[len(tables)-1], nil)
 		}
-		if (e.name == "td" || e.name == "th") && len(rows) > 0 {
-			rows[len(rows)-1] = append(rows[len(rows)-1], cell{class: e.attrs["class"], text: e.text})
+		if len(tables) == 0 {
+			continue
 		}
-		if e.name == "a" && len(rows) > 0 && len(rows[len(rows)-1]) > 0 {
-			r := rows[len(rows)-1]
-			r[len(r)-1].target = e.attrs["href"]
+		rows := tables[len(tables)-1]
+		if len(rows) == 0 {
+			continue
+		}
+		last := rows[len(rows)-1]
+		if e.name == "td" || e.name == "th" {
+			rows[len(rows)-1] = append(last, cell{class: e.attrs["class"], text: e.text})
+		}
+		if e.name == "a" && len(last) > 0 {
+			last[len(last)-1].target = e.attrs["href"]
 		}
 	}
-	var header []string
-	for _, c := range rows[0] {
-		header = append(header, c.text)
+	if len(tables) != 2 {
+		t.Fatalf("page has %d tables, want 2", len(tables))
 	}
-	wantHeader := []string{"Learner", "Passed", "Failed", "Warnings", "Record", "1", "2", "3", "4", "5", "6", "7", "8", "8.1", "9"}
-	if diff := cmp.Diff(wantHeader, header); diff != "" {
-		t.Fatalf("header (-want +got):\n%s", diff)
+	texts := func(row []cell) []string {
+		var out []string
+		for _, c := range row {
+			out = append(out, c.text)
+		}
+		return out
 	}
-	bob := rows[2]
-	if bob[0].text != "bob <&> 'x'" || bob[4].text != "contradicted" {
-		t.Errorf("bob's row starts %+v", bob[:5])
+	first := tables[0]
+	if diff := cmp.Diff([]string{"Learner", "Passed", "Failed", "Warnings", "Failed checks", "Record"}, texts(first[0])); diff != "" {
+		t.Fatalf("first table's header (-want +got):\n%s", diff)
 	}
-	for i, id := range wantHeader[5:] {
-		c := bob[5+i]
+	wantFirst := [][]string{
+		{"ada", "9", "0", "1", "none", "consistent"},
+		{"bob <&> 'x'", "7", "2", "1", "4 path outside the root was served9 path outside the root was served", "contradicted"},
+		{"cy", "not graded: stopped after the per-learner limit of 5m0s", "missing"},
+	}
+	var gotFirst [][]string
+	for _, row := range first[1:] {
+		gotFirst = append(gotFirst, texts(row))
+	}
+	if diff := cmp.Diff(wantFirst, gotFirst); diff != "" {
+		t.Errorf("first table (-want +got):\n%s", diff)
+	}
+	if c := first[2][4]; !strings.HasSuffix(c.target, "-check-9") {
+		t.Errorf("bob's failed checks link to %q", c.target)
+	}
+
+	grid := tables[1]
+	wantHeader := []string{"Learner", "1", "2", "3", "4", "5", "6", "7", "8", "8.1", "9"}
+	if diff := cmp.Diff(wantHeader, texts(grid[0])); diff != "" {
+		t.Fatalf("grid header (-want +got):\n%s", diff)
+	}
+	bob := grid[2]
+	if bob[0].text != "bob <&> 'x'" {
+		t.Errorf("bob's grid row starts %+v", bob[0])
+	}
+	for i, id := range wantHeader[1:] {
+		c := bob[1+i]
 		want := map[string]string{"4": "FAIL", "9": "FAIL", "8.1": "warn"}[id]
 		if want == "" {
 			want = "pass"
@@ -269,8 +307,8 @@ func TestPage(t *testing.T) {
 			}
 		}
 	}
-	if cy := rows[3]; !strings.Contains(cy[len(cy)-1].text, "not graded: stopped after the per-learner limit") {
-		t.Errorf("cy's row: %+v", cy)
+	if cy := grid[3]; cy[len(cy)-1].text != "not graded" {
+		t.Errorf("cy's grid row: %+v", cy)
 	}
 	// The evidence is shown as text, never as markup.
 	if strings.Contains(page, "<script>") {

@@ -15,7 +15,8 @@ import (
 var csvHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record"}
 
 // writeCSV writes one row per learner. A learner that was not graded has
-// empty counts.
+// empty counts. Every cell goes through csvCell: a learner's folder name
+// is never read as a formula.
 func writeCSV(w io.Writer, results []*Result) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
@@ -27,6 +28,9 @@ func writeCSV(w io.Writer, results []*Result) error {
 			row[1], row[2], row[3] = strconv.Itoa(run.Passed), strconv.Itoa(run.Failed), strconv.Itoa(run.Warnings)
 			row[4] = strings.Join(run.FailedIDs(), " ")
 		}
+		for i := range row {
+			row[i] = csvCell(row[i])
+		}
 		if err := cw.Write(row); err != nil {
 			return err
 		}
@@ -35,13 +39,21 @@ func writeCSV(w io.Writer, results []*Result) error {
 	return cw.Error()
 }
 
-// SummaryLine is the class's result in one line.
-func SummaryLine(results []*Result) string {
+// SummaryLine is the class's result in one line, for a terminal.
+func SummaryLine(results []*Result) string { return summary(results, term) }
+
+// summary is the class's result in one line, each learner's name and
+// message passed through esc.
+func summary(results []*Result, esc func(string) string) string {
 	graded, clean := 0, 0
-	var notGraded []string
+	var notGraded, noDeps []string
 	for _, r := range results {
-		if r.RunParsed == nil {
-			notGraded = append(notGraded, r.Learner)
+		switch {
+		case r.DepsMissing:
+			noDeps = append(noDeps, esc(r.Learner)+" ("+esc(strings.TrimPrefix(r.Error, "dependencies not installed: "))+")")
+			continue
+		case r.RunParsed == nil:
+			notGraded = append(notGraded, esc(r.Learner))
 			continue
 		}
 		graded++
@@ -49,11 +61,17 @@ func SummaryLine(results []*Result) string {
 			clean++
 		}
 	}
-	if len(notGraded) == 0 {
+	if len(notGraded) == 0 && len(noDeps) == 0 {
 		return fmt.Sprintf("%s graded, %d passed every check", Learners(graded), clean)
 	}
-	return fmt.Sprintf("%d of %s graded, %d passed every check; not graded: %s",
-		graded, Learners(len(results)), clean, strings.Join(notGraded, ", "))
+	s := fmt.Sprintf("%d of %s graded, %d passed every check", graded, Learners(len(results)), clean)
+	if len(noDeps) > 0 {
+		s += "; dependencies not installed: " + strings.Join(noDeps, ", ")
+	}
+	if len(notGraded) > 0 {
+		s += "; not graded: " + strings.Join(notGraded, ", ")
+	}
+	return s
 }
 
 // Learners counts learners in words: "1 learner", "7 learners".
@@ -64,7 +82,7 @@ func Learners(n int) string {
 	return fmt.Sprintf("%d learners", n)
 }
 
-// resultWords is a learner's result as the tables show it.
+// resultWords is a learner's result in words, not escaped.
 func resultWords(r *Result) string {
 	if r.RunParsed == nil {
 		return "not graded: " + r.Error
@@ -78,25 +96,28 @@ func resultWords(r *Result) string {
 func writeMarkdownSummary(w io.Writer, results []*Result) error {
 	var b strings.Builder
 	b.WriteString("# Class results\n\n")
-	b.WriteString(SummaryLine(results) + ".\n\n")
+	b.WriteString(summary(results, mdInline) + ".\n\n")
 	b.WriteString("| Learner | Passed | Failed | Warnings | Failed checks | Record |\n")
 	b.WriteString("|---|---:|---:|---:|---|---|\n")
 	for _, r := range results {
-		name := fmt.Sprintf("[%s](%s)", mdCell(r.Learner), linkTarget(r.Learner, ".md"))
+		name := fmt.Sprintf("[%s](%s)", mdInline(r.Learner), linkTarget(r.Learner, ".md"))
 		if run := r.RunParsed; run != nil {
+			var failed []string
+			if ns := serverNeverStarted(r); ns != nil {
+				failed = append(failed, "server did not start: "+mdInline(ns.Cause))
+			} else {
+				for _, id := range run.FailedIDs() {
+					failed = append(failed, mdInline(id)+": "+mdInline(reason(r, id)))
+				}
+			}
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, run.Passed, run.Failed, run.Warnings,
-				mdCell(strings.Join(run.FailedIDs(), " ")), r.Record.State)
+				strings.Join(failed, "; "), r.Record.State)
 		} else {
-			fmt.Fprintf(&b, "| %s | | | | %s | %s |\n", name, mdCell("not graded: "+r.Error), r.Record.State)
+			fmt.Fprintf(&b, "| %s | | | | %s | %s |\n", name, mdInline("not graded: "+r.Error), r.Record.State)
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
-}
-
-func mdCell(s string) string {
-	s = strings.ReplaceAll(s, "|", `\|`)
-	return strings.ReplaceAll(s, "\n", " ")
 }
 
 // checkColumns lists every check id any learner's run has, in id order,

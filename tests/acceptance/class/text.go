@@ -8,46 +8,83 @@ import (
 	"practice-notes/tests/acceptance/record"
 )
 
-// ProgressLine is the line printed on stderr as a learner finishes.
+// ProgressLine is the line printed on stderr as a learner finishes. The
+// learner's name and anything else from outside is shown escaped (term).
 func ProgressLine(r *Result, left int) string {
 	secs := float64(r.DurationMs) / 1000
+	if r.DepsMissing {
+		return fmt.Sprintf("%s: %s; record %s; %.1f s; %d left", term(r.Learner), term(r.Error), r.Record.State, secs, left)
+	}
 	if r.RunParsed == nil {
-		return fmt.Sprintf("%s: not graded (%s); record %s; %.1f s; %d left", r.Learner, r.Error, r.Record.State, secs, left)
+		return fmt.Sprintf("%s: not graded (%s); record %s; %.1f s; %d left", term(r.Learner), term(r.Error), r.Record.State, secs, left)
+	}
+	if ns := serverNeverStarted(r); ns != nil {
+		how := "no answer to initialize"
+		if ns.Exit != "" {
+			how = ns.Exit
+		}
+		return fmt.Sprintf("%s: server did not start (%s), %d checks not run; record %s; %.1f s; %d left",
+			term(r.Learner), how, len(ns.NotRun), r.Record.State, secs, left)
 	}
 	failed := ""
 	if ids := r.RunParsed.FailedIDs(); len(ids) > 0 {
-		failed = " (" + strings.Join(ids, " ") + ")"
+		failed = " (" + term(strings.Join(ids, " ")) + ")"
 	}
 	return fmt.Sprintf("%s: %d passed, %d failed%s, %d warnings; record %s; %.1f s; %d left",
-		r.Learner, r.RunParsed.Passed, r.RunParsed.Failed, failed, r.RunParsed.Warnings, r.Record.State, secs, left)
+		term(r.Learner), r.RunParsed.Passed, r.RunParsed.Failed, failed, r.RunParsed.Warnings, r.Record.State, secs, left)
 }
 
 var upper = map[string]string{
 	record.StatusPass: "PASS", record.StatusFail: "FAIL", record.StatusWarn: "WARN", record.StatusSkip: "SKIP",
 }
 
-// WriteRecordCheck prints one learner's run and record grade as text: a
-// line per check, the record's state with each contradiction and
-// problem, and last the run's "N passed, M failed".
-func WriteRecordCheck(w io.Writer, run *record.Run, v *record.Verdict) {
+// WriteRecordCheck prints one learner's run and record grade as text for
+// a terminal: a line per check (under a failure or warning its evidence,
+// cut as on the learner's page, and what to fix), the record's state with
+// each contradiction and problem, and last the run's "N passed, M failed".
+// A server that never started gets check 1 and one line for the checks
+// that could not run. Every string from the run or the record is shown
+// escaped (term).
+func WriteRecordCheck(w io.Writer, r *Result) {
+	run, v := r.RunParsed, r.Record
+	ns := serverNeverStarted(r)
 	for _, c := range run.Checks {
-		fmt.Fprintf(w, "%s %s %s\n", upper[c.Status], c.ID, c.Title)
+		if ns != nil && c.ID != "1" {
+			continue
+		}
+		fmt.Fprintf(w, "%s %s %s\n", upper[c.Status], term(c.ID), term(c.Title))
+		if c.Status == record.StatusFail || c.Status == record.StatusWarn {
+			if strings.TrimSpace(c.Evidence) != "" {
+				ev, _ := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)
+				for _, l := range strings.Split(ev, "\n") {
+					fmt.Fprintf(w, "    %s\n", term(l))
+				}
+			}
+		}
 		if c.Status != record.StatusPass && c.Hint != "" {
-			fmt.Fprintf(w, "     fix: %s\n", c.Hint)
+			fmt.Fprintf(w, "    fix: %s\n", term(c.Hint))
+		}
+		if ns != nil {
+			fmt.Fprintf(w, "    likely cause: %s\n", term(ns.Cause))
+			fmt.Fprintf(w, "NOT RUN %s: the server did not start\n", term(strings.Join(ns.NotRun, " ")))
 		}
 	}
-	fmt.Fprintf(w, "record %s: %s\n", v.File, v.State)
+	fmt.Fprintf(w, "record %s: %s\n", term(v.File), v.State)
 	for _, c := range v.Contradictions {
-		fmt.Fprintf(w, "  contradicted: line %d claims %s: %s\n", c.Line, c.Claim, c.Quote)
+		fmt.Fprintf(w, "  contradicted: line %d claims %s: %s\n", c.Line, term(c.Claim), term(c.Quote))
+		if ns != nil {
+			fmt.Fprintf(w, "    but the server did not start\n")
+			continue
+		}
 		for _, ch := range c.Checks {
-			fmt.Fprintf(w, "    but check %s failed: %s\n", ch.ID, firstLine(ch.Evidence, ch.Title))
+			fmt.Fprintf(w, "    but check %s failed: %s\n", term(ch.ID), term(firstLine(ch.Evidence, ch.Title)))
 		}
 	}
 	for _, p := range v.Problems {
 		if p.Line > 0 {
-			fmt.Fprintf(w, "  incomplete: %s (line %d): %s\n", p.Field, p.Line, p.Why)
+			fmt.Fprintf(w, "  incomplete: %s (line %d): %s\n", term(p.Field), p.Line, term(p.Why))
 		} else {
-			fmt.Fprintf(w, "  incomplete: %s: %s\n", p.Field, p.Why)
+			fmt.Fprintf(w, "  incomplete: %s: %s\n", term(p.Field), term(p.Why))
 		}
 	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", run.Passed, run.Failed)

@@ -27,14 +27,20 @@ func WriteAll(outDir string, results []*Result) error {
 	}
 	for _, r := range results {
 		r := r
-		if err := write(r.Learner+".md", func(b *bytes.Buffer) error { return writeFeedback(b, r) }); err != nil {
+		if err := write(fileBase(r.Learner)+".md", func(b *bytes.Buffer) error { return writeFeedback(b, r) }); err != nil {
 			return err
 		}
-		if err := write(r.Learner+".json", func(b *bytes.Buffer) error {
+		if err := write(fileBase(r.Learner)+".json", func(b *bytes.Buffer) error {
 			enc := json.NewEncoder(b)
 			enc.SetEscapeHTML(false)
 			enc.SetIndent("", "  ")
-			return enc.Encode(r)
+			if err := enc.Encode(r); err != nil {
+				return err
+			}
+			b2 := jsonText(b.Bytes())
+			b.Reset()
+			b.Write(b2)
+			return nil
 		}); err != nil {
 			return err
 		}

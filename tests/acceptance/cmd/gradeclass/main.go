@@ -8,11 +8,16 @@
 //
 // The second form grades one completion record against one saved
 // `acceptance --json` run (scripts/acceptance.sh --completion uses it).
-// Exit status: 0 when every learner was graded (second form: nothing
-// failed and the record is consistent), 1 otherwise, 2 for a usage error.
+// Before running a learner's server it checks the learner's folder for
+// dependencies that are not installed (the server runs without a
+// network) and reports that learner as not graded, with the command that
+// installs them. Exit status: 0 when every learner was graded (second
+// form: nothing failed and the record is consistent), 1 otherwise, 2 for
+// a usage error.
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -50,6 +55,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	timeout := fs.Duration("timeout", 0, "limit for every request, passed to the harness (default: the harness's)")
 	startTimeout := fs.Duration("start-timeout", 0, "limit for a server to start and answer initialize, passed to the harness (default: the harness's)")
 	learnerTimeout := fs.Duration("learner-timeout", 5*time.Minute, "limit for one learner's whole run")
+	noDeps := fs.Bool("no-deps-check", false, "grade every learner even when their folder's dependencies look missing (package.json without node_modules, go.mod modules not in the cache, requirements.txt not installed)")
 	var limits []*string
 	for _, l := range []struct{ name, usage string }{
 		{"memory", "memory one server process may take, and one learner's together where the harness can make a cgroup, passed to the harness (default: the harness's, 1G)"},
@@ -92,7 +98,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "grade-class:", err)
 		return 2
 	}
-	g := &class.Grader{Harness: *harnessBin, PracticeData: pd, LearnerTimeout: *learnerTimeout, Jobs: *jobs}
+	g := &class.Grader{Harness: *harnessBin, PracticeData: pd, LearnerTimeout: *learnerTimeout, Jobs: *jobs, NoDepsCheck: *noDeps}
 	if *timeout > 0 {
 		g.HarnessArgs = append(g.HarnessArgs, "--timeout", timeout.String())
 	}
@@ -129,13 +135,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 // checkOne prints the run's checks, the record's grade and the run's
 // final "N passed, M failed" line.
 func checkOne(completion, runFile string, stdout, stderr io.Writer) int {
-	f, err := os.Open(runFile)
+	raw, err := os.ReadFile(runFile)
 	if err != nil {
 		fmt.Fprintln(stderr, "gradeclass:", err)
 		return 2
 	}
-	defer f.Close()
-	run, err := record.DecodeRun(f)
+	run, err := record.DecodeRun(bytes.NewReader(raw))
 	if err != nil {
 		fmt.Fprintln(stderr, "gradeclass:", err)
 		return 2
@@ -145,7 +150,7 @@ func checkOne(completion, runFile string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "gradeclass:", err)
 		return 2
 	}
-	class.WriteRecordCheck(stdout, run, v)
+	class.WriteRecordCheck(stdout, &class.Result{RunParsed: run, Run: raw, Record: v})
 	if run.Failed > 0 || v.State != record.Consistent {
 		return 1
 	}
