@@ -33,7 +33,11 @@ func Generate(run *Run, previous string) string {
 	}
 	p("# Completion record\n\n")
 	p("<!-- Written by scripts/acceptance.sh --learner-record from the acceptance run on %s. Replace each ___ with what a person did; after changing the server, run the same command again (what you wrote in place of a ___ of the first and third fields is kept). -->\n\n", date)
-	p("**Server source created:** %s\n\n", or(fieldSource, "___ (where the server's source is: folder or repository, and commit)"))
+	source := "___ (where the server's source is: folder or repository, and commit)"
+	if run.ServerSource != "" {
+		source = mdText(run.ServerSource)
+	}
+	p("**Server source created:** %s\n\n", or(fieldSource, source))
 
 	var failed []string
 	for _, c := range run.Checks {

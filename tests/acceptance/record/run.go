@@ -21,6 +21,8 @@ type Run struct {
 	// Date is when the run started; a record's date after it is reported.
 	Date   time.Time `json:"date"`
 	Server string    `json:"server"`
+	// ServerSource is --server-source: where the caller says the source is.
+	ServerSource string `json:"serverSource,omitempty"`
 	// Transport, HarnessSDK and N2 go into a generated record.
 	Transport  string  `json:"transport,omitempty"`
 	HarnessSDK string  `json:"harnessSDK,omitempty"`
