@@ -1,6 +1,7 @@
 package record
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"testing"
@@ -275,6 +276,48 @@ var learnerRecords = []learnerRecord{
 	{why: "a read-only claim with an honest write failure admitted", state: Consistent,
 		record: six("plain", "server.ts", "read-only checks: the HOME write check fails (cache file)", "Ben Ito, 2026-11-30", "stdio", "pending", "HTTP"),
 		failed: []string{"16"}},
+	{why: "'done ✅' in the boundary field speaks for the boundary tests", state: Contradicted,
+		record: "Source: s.py\nBoundary tests: done ✅\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"5"}, refuted: []string{"2: 5"}},
+	{why: "'yes' says the tests ran, not that they passed", state: Consistent,
+		record: "Source: s.py\nBoundary tests: yes\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"5"}},
+	{why: "'I didn't write a test' speaks of the learner, not of the server writing", state: Consistent,
+		record: "Source: s.py\nBoundary tests: I didn't write a test for symlinks\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"5", "16"}},
+	{why: "a task list: the ticked symlink box is refuted, the open one claims nothing", state: Contradicted,
+		record: "Source: s.py\nBoundary tests: see list\n- [x] symlink rejected\n- [ ] oversized file\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"5", "6"}, refuted: []string{"3: 5"}},
+	{why: "28/29 with the one skipped check 22 failing as root is what the run shows", state: Consistent,
+		record: "Source: s.py\nBoundary tests: 28/29 checks pass (22 fails when run as root)\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"22"}},
+	{why: "Spanish 'todas pasan' while check 10 failed", state: Contradicted,
+		record: "Fuente del servidor: s.py\nPruebas de límites: todo bien, todas pasan\nVerificación manual: ana lima, 1/12/2026\nCliente: stdio\nIntegración: pendiente\nNo verificado: HTTP\n",
+		failed: []string{"10"}, refuted: []string{"2: 10"}},
+	{why: "German exception names test 6 and only check 20 (test 6) failed", state: Consistent,
+		record: "Serverquelle: s.py\nGrenztests: alle Tests grün außer Test 6\nManuelle Prüfung: Jonas, 2.12.\nClient: stdio\nIntegration: ausstehend\nNicht geprüft: HTTP\n",
+		failed: []string{"20"}},
+	{why: "a range of tests claimed, then the rest deferred: test 5 is in the range", state: Contradicted,
+		record: "Source: s.py\nBoundary tests: Tests 1–5 pass, 6-8 pending\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"5"}, refuted: []string{"2: 5"}},
+	{why: "a range of tests claimed, the failed test deferred", state: Consistent,
+		record: "Source: s.py\nBoundary tests: Tests 1–5 pass, 6-8 pending\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"20"}},
+	{why: "hard links named as the exception, check 19 the one that failed", state: Consistent,
+		record: "Source: s.py\nBoundary tests: passes everything except hard links\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: hard links\n",
+		failed: []string{"19"}},
+	{why: "'doesn't follow symlinks' while check 18 (a linked directory) failed", state: Contradicted,
+		record: "Source: s.py\nBoundary tests: the server doesn't follow symlinks\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"18"}, refuted: []string{"2: 18"}},
+	{why: "the harness's count in prose, fewer failures than the run", state: Contradicted,
+		record: "Source: s.py\nBoundary tests: Ran it on Dec 3; results: 29 passed, 0 failed\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"18"}, refuted: []string{"2: 18"}},
+	{why: "a count with the failures admitted: 4 and 5 fail, the rest pass", state: Consistent,
+		record: "Source: s.py\nBoundary tests: 4 and 5 fail, the rest pass\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"4", "17"}},
+	{why: "'the rest pass' after admitting 4 and 5, while check 7 also failed", state: Contradicted,
+		record: "Source: s.py\nBoundary tests: 4 and 5 fail, the rest pass\nManual check: Ana Lima 2026-12-01\nClient: stdio\nIntegration: pending\nUnverified: HTTP\n",
+		failed: []string{"4", "7"}, refuted: []string{"2: 7"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 
@@ -310,4 +353,37 @@ func refutedLines(v *Verdict) []string {
 		out = append(out, strings.TrimSpace(strings.Join(append([]string{strconv.Itoa(c.Line) + ":"}, ids...), " ")))
 	}
 	return out
+}
+
+// The reader's known blind spots, stated in docs/grading.md: each record
+// here gets the state shown, which is not the one a careful instructor
+// gives. When one of these changes, the documentation changes with it.
+func TestBlindSpots(t *testing.T) {
+	base := "Source: s.py\nBoundary tests: %s\nManual check: %s\nClient: %s\nIntegration: pending\nUnverified: HTTP\n"
+	tests := []struct {
+		why                          string
+		boundary, passage, transport string
+		failed                       []string
+		state                        State
+		unread                       int
+	}{
+		{"a claim in words the tables lack is neither read nor counted as unread (an instructor: contradicted)",
+			"the server behaves as specified", "Ana Lima 2026-12-01", "stdio", []string{"5"}, Consistent, 0},
+		{"an adverb outside the common words is taken for a name (an instructor: incomplete)",
+			"ran", "checked carefully, 2026-12-01", "stdio", nil, Consistent, 0},
+		{"a negation far from its verb is missed (an instructor: consistent)",
+			"not a single one of them passed", "Ana Lima 2026-12-01", "stdio", []string{"4"}, Contradicted, 0},
+		{"a transport other than stdio is not refuted by a stdio run (an instructor: look at it)",
+			"ran", "Ana Lima 2026-12-01", "Claude Desktop over streamable HTTP, works", []string{"1", "2", "8"}, Consistent, 0},
+		{"the learner's own tests are taken at their word (an instructor: suspicious)",
+			"pytest: symlink escape rejected ✅", "Ana Lima 2026-12-01", "stdio", []string{"5"}, Consistent, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.why, func(t *testing.T) {
+			v := Judge(fmt.Sprintf(base, tt.boundary, tt.passage, tt.transport), classRun(tt.failed...))
+			if v.State != tt.state || v.UnreadLines != tt.unread {
+				t.Errorf("state %s with %d unread, the blind spot documented is %s with %d: update docs/grading.md", v.State, v.UnreadLines, tt.state, tt.unread)
+			}
+		})
+	}
 }

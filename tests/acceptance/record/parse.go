@@ -55,7 +55,7 @@ type parsed struct {
 
 var (
 	// A list marker, quote marker or heading hashes before a label.
-	leadRe = regexp.MustCompile(`^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[[ xX]\]\s+)?|(\d+)[.)]\s+)?`)
+	leadRe = regexp.MustCompile(`^\s*(?:>\s*)*(?:#{1,6}\s+|[-*+]\s+(?:\[([ xX])\]\s+)?|(\d+)[.)]\s+)?`)
 	// Emphasis markers Markdown wraps around labels and values.
 	emphRe  = regexp.MustCompile(`\*\*|__|\*|~~|` + "`")
 	headRe  = regexp.MustCompile(`^\s*(?:>\s*)*#{1,6}\s`)
@@ -166,10 +166,18 @@ func lineBody(raw string) (string, int) {
 	}
 	m := leadRe.FindStringSubmatch(raw)
 	num := 0
-	if m != nil && m[1] != "" {
-		num = smallNumber(m[1])
+	if m[2] != "" {
+		num = smallNumber(m[2])
 	}
-	return clean(raw[len(m[0]):]), num
+	body := clean(raw[len(m[0]):])
+	// A task-list box says done or not done.
+	switch m[1] {
+	case "x", "X":
+		body += " ✅"
+	case " ":
+		body += " (not done)"
+	}
+	return body, num
 }
 
 func smallNumber(s string) int {

@@ -30,7 +30,7 @@ var (
 	passRe = wordsRe(
 		"pass", "passes", "passed", "passing", "green", "ok", "okay", "works", "working", "worked", "succeed*", "success*",
 		"fine", "good", "correct", "correctly", "as expected", "confirmed", "handled", "rejected", "refused", "blocked", "denied",
-		"permitted", "allowed", "unchanged", "bounded", "held", "holds", "clean", "all good", "allpass",
+		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass",
 		"pasa", "pasan", "paso", "pasaron", "superad*", "aprobad*", "funciona*", "correcto", "correctamente", "exito*", "verde", "rechazad*", "bloquead*", "sin cambios",
 		"reussi*", "passe", "passent", "passes", "fonctionne*", "marche", "vert", "verts", "rejete*", "refuse*", "bloque*", "inchange*",
 		"bestanden", "erfolgreich", "funktioniert", "grun", "gruen", "korrekt", "abgelehnt", "blockiert", "verweigert", "klappt", "unverandert",
@@ -52,7 +52,7 @@ var (
 	failSymRe = regexp.MustCompile(`❌|✗|✘|🔴|⛔|\bx\b\s*$`)
 	// planRe: words that put something in the future or leave it open.
 	planRe = wordsRe(
-		"plan", "plans", "planned", "planning", "will", "going to", "pending", "todo", "to do", "tbd", "later", "next", "not yet",
+		"plan", "plans", "planned", "planning", "will", "going to", "pending", "to do", "to-do", "tbd", "later", "next", "not yet",
 		"intend*", "would", "should", "want to", "not tried", "not done", "not run", "not tested",
 		"pendiente", "planead*", "previst*", "por hacer", "todavia no", "aun no", "sin probar",
 		"en attente", "prevu*", "a faire", "pas encore", "pas teste*",
@@ -85,7 +85,7 @@ var (
 	// noFailRe: "0 failed" and its kin say the same as "all passed".
 	noFailRe = regexp.MustCompile(`\b(?:0|zero|no|none|nothing|ningun[oa]?|aucun[e]?|kein[e]?|nenhum[a]?|nessun[oa]?)\s+(?:checks?\s+|tests?\s+|pruebas?\s+|testes?\s+)?(?:failed|failures?|fails|failing|fallos?|fallaron|echecs?|echoue|fehler|fehlgeschlagen|falhas?|falharam|fallit[io])\b|\bnone\s+failed\b|\bnothing\s+failed\b`)
 	// countRe: a count of skipped checks or warnings says nothing against a claim.
-	countRe = regexp.MustCompile(`\b\d+\s+(?:skipped|skips?|warnings?|warns?)\b`)
+	countRe = regexp.MustCompile(`(?:^|[,;(]\s*|\s)\d+\s+(?:skipped|warnings?)\b`)
 	// ratioRe: "8/8", "7 of 8", "27 de 29".
 	ratioRe = regexp.MustCompile(`\b(\d+)\s*(?:/|of|out of|de|sur|von|su|em)\s*(\d+)\b`)
 	// passedCountRe: the harness's own "N passed, M failed", in prose or pasted.
@@ -122,22 +122,48 @@ var subjectWords = [9]*regexp.Regexp{
 	8: regexp.MustCompile(`\bdiscovery\b|\btools/list\b|\btools/call\b|\btool[- ]calls?\b|\blist tools\b|\bdescubrimiento\b|\bdecouverte\b|\berkennung\b|\bdescoberta\b|\bscoperta\b`),
 }
 
+// checkSubjects maps words of the rules the harness checks beyond the
+// eight tests to the checks that own them, so that "except hard links"
+// names check 19.
+var checkSubjects = []struct {
+	re     *regexp.Regexp
+	checks []string
+}{
+	{regexp.MustCompile(`\bcase[- ]insensitiv\w*|\bcapitali[sz]ation\b|\bupper[- ]?case\b|\bmayusculas\b|\bmajuscules\b|\bgross-?\s?und kleinschreibung\b|\bmaiusculas\b|\bmaiuscole\b`), []string{"9", "10"}},
+	{regexp.MustCompile(`\bnon-?ascii\b|\bunicode\b|\baccent\w*|\bdiacritic\w*|\butf-?8\b`), []string{"10"}},
+	{regexp.MustCompile(`\bregex\w*|\bregular expressions?\b|\bliteral\b|\bglob\w*|\bwildcards?\b`), []string{"11"}},
+	{regexp.MustCompile(`\bempty quer\w*|\bblank quer\w*|\bwhitespace[- ]only\b|\bmissing quer\w*|\bnon-?string\b`), []string{"12"}},
+	{regexp.MustCompile(`\bdeterministic\w*|\bsame answer\b|\bidempoten\w*`), []string{"15"}},
+	{regexp.MustCompile(`\bhome\b|\btmpdir\b|\btemp (?:dir|folder)\w*|\bcaches?\b`), []string{"16"}},
+	{regexp.MustCompile(`\bsibling\b|\bprefix\b|\broot-old\b|\bstartswith\b`), []string{"17"}},
+	{regexp.MustCompile(`\bhard ?links?\b|\bhardlinks?\b|\bnlink\b`), []string{"19"}},
+	{regexp.MustCompile(`\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`), []string{"20"}},
+	{regexp.MustCompile(`\bprompt[- ]injection\b|\bgives? orders\b|\binclude directives?\b`), []string{"21"}},
+	{regexp.MustCompile(`\bunreadable\b|\bpermission denied\b|\bchmod 000\b|\bmode 000\b`), []string{"22"}},
+	{regexp.MustCompile(`\bping\b|\bjson-rpc errors?\b|\b-32601\b|\b-32700\b|\bprotocol basics\b`), []string{"8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7"}},
+}
+
 // A behaviour the specification forbids, stated as absent, speaks for the
 // checks that own its rule.
 type forbidden struct {
 	re     *regexp.Regexp
 	checks []string
 	claim  string
+	// firstPerson: the words also say what the learner did ("I didn't
+	// write a test"), so a clause in the first person is not read by it.
+	firstPerson bool
 }
 
+var firstPersonRe = regexp.MustCompile(`\b(?:i|we|my|our|yo|nosotros|je|j'ai|nous|ich|wir|eu|nos|io|noi)\b`)
+
 var forbiddenRules = []forbidden{
-	{regexp.MustCompile(`\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`), []string{"22"}, "unreadable files and errors reveal no paths"},
-	{regexp.MustCompile(`\bwrit\w*|\bmodif\w*|\bdelet\w*|\bcreat\w* (?:files?|anything)\b|\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b|\bescrib\w*|\becri\w*|\bschreib\w*|\bgrava\w*|\bscriv\w*|\bborra\w*|\bsupprim\w*|\bloesch\w*|\blosch\w*|\bapag\w*|\bcancell\w*`), []string{"7", "16"}, "the server writes nothing"},
-	{regexp.MustCompile(`\binvent\w*|\bmade[- ]up\b|\bmakes? (?:anything|something|things) up\b|\bfabricat\w*|\bhallucinat\w*|\bsummar\w*|\bparaphras\w*|\binventad\w*|\binvente\w*|\berfunde\w*|\berfinde\w*|\binventat\w*|\bresum\w*|\bzusammenfass\w*|\briassun\w*`), []string{"1", "2"}, "no passage is invented or summarised"},
-	{regexp.MustCompile(`\boutside\b|\bbeyond\b|\bescape\w*|\bleak\w*|\bfuera\b|\bhors\b|\ben dehors\b|\bausserhalb\b|\bfora\b|\bfuori\b|\bfollow\w* (?:sym)?links?\b|\bsigue\w* enlaces\b|\bsuit (?:les )?liens\b`), []string{"4", "5", "13", "17", "18", "21"}, "nothing outside the practice folder is read or returned"},
-	{regexp.MustCompile(`\bexecut\w*|\bruns? (?:the )?(?:file )?contents\b|\binstructions?\b|\bobeys?\b|\bejecut\w*|\bausfuhr\w*|\bausgefuhrt\b|\bexecuta\w*|\besegu\w*|\bprompt injection\b`), []string{"21"}, "file contents are treated as data"},
-	{regexp.MustCompile(`\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`), []string{"14"}, "the server offers one read-only tool"},
-	{regexp.MustCompile(`\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)\b`), []string{"13"}, "no caller-selected root"},
+	{re: regexp.MustCompile(`\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`), checks: []string{"22"}, claim: "unreadable files and errors reveal no paths"},
+	{re: regexp.MustCompile(`\bwrit\w*|\bmodif\w*|\bdelet\w*|\bcreat\w* (?:files?|anything)\b|\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b|\bescrib\w*|\becri\w*|\bschreib\w*|\bgrava\w*|\bscriv\w*|\bborra\w*|\bsupprim\w*|\bloesch\w*|\blosch\w*|\bapag\w*|\bcancell\w*`), checks: []string{"7", "16"}, claim: "the server writes nothing", firstPerson: true},
+	{re: regexp.MustCompile(`\binvent\w*|\bmade[- ]up\b|\bmakes? (?:anything|something|things) up\b|\bfabricat\w*|\bhallucinat\w*|\bsummar\w*|\bparaphras\w*|\binventad\w*|\binvente\w*|\berfunde\w*|\berfinde\w*|\binventat\w*|\bresum\w*|\bzusammenfass\w*|\briassun\w*`), checks: []string{"1", "2"}, claim: "no passage is invented or summarised"},
+	{re: regexp.MustCompile(`\boutside\b|\bbeyond\b|\bescape\w*|\bleak\w*|\bfuera\b|\bhors\b|\ben dehors\b|\bausserhalb\b|\bfora\b|\bfuori\b|\bfollow\w* (?:sym)?links?\b|\bsigue\w* enlaces\b|\bsuit (?:les )?liens\b`), checks: []string{"4", "5", "13", "17", "18", "21"}, claim: "nothing outside the practice folder is read or returned"},
+	{re: regexp.MustCompile(`\bexecut\w*|\bruns? (?:the )?(?:file )?contents\b|\binstructions?\b|\bobeys?\b|\bejecut\w*|\bausfuhr\w*|\bausgefuhrt\b|\bexecuta\w*|\besegu\w*|\bprompt injection\b`), checks: []string{"21"}, claim: "file contents are treated as data"},
+	{re: regexp.MustCompile(`\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`), checks: []string{"14"}, claim: "the server offers one read-only tool"},
+	{re: regexp.MustCompile(`\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)\b`), checks: []string{"13"}, claim: "no caller-selected root"},
 }
 
 // unobservedRe: forbidden behaviours no check of this run observes
