@@ -51,10 +51,12 @@ type reading struct {
 }
 
 var (
-	checkIDsRe  = regexp.MustCompile(`\bchecks?\s*(?:#|no\.?|nr\.?|n°)?\s*(\d+(?:\.\d+)?(?:\s*(?:,|/|&|and|y|et|und|e|or)\s*#?\d+(?:\.\d+)?)*)`)
-	testIDsRe   = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
-	digitsRe    = regexp.MustCompile(`\d+(?:\.\d+)?`)
-	bareDigitRe = regexp.MustCompile(`(?:^|[\s,(#])(\d)(?:$|[\s,).:])`)
+	checkIDsRe   = regexp.MustCompile(`\bchecks?\s*(?:#|no\.?|nr\.?|n°)?\s*(\d+(?:\.\d+)?(?:\s*(?:,|/|&|and|y|et|und|e|or|-|to)\s*#?\d+(?:\.\d+)?)*)`)
+	checkRangeRe = regexp.MustCompile(`^(\d+)\s*(?:-|to)\s*(\d+)$`)
+	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
+	digitsRe     = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	failedWordRe = wordsRe("failed", "fails", "failing")
+	bareDigitRe  = regexp.MustCompile(`(?:^|[\s,(#])(\d)(?:$|[\s,).:])`)
 	// harnessNameRe: the harness's own names, which hold the word
 	// "acceptance" but speak for all of its checks.
 	harnessNameRe = regexp.MustCompile(`\bacceptance (?:harness|script|run|checks|grader)\b`)
@@ -84,6 +86,14 @@ func countWordIn(s string) string {
 // namedTests finds the acceptance tests and checks a text names.
 func namedTests(t string) (tests []int, checks []string) {
 	for _, m := range checkIDsRe.FindAllStringSubmatch(t, -1) {
+		if r := checkRangeRe.FindStringSubmatch(strings.TrimSpace(m[1])); r != nil {
+			a, _ := strconv.Atoi(r[1])
+			b, _ := strconv.Atoi(r[2])
+			for n := a; n <= b && b-a < 30; n++ {
+				checks = append(checks, strconv.Itoa(n))
+			}
+			continue
+		}
 		checks = append(checks, digitsRe.FindAllString(m[1], -1)...)
 	}
 	t = checkIDsRe.ReplaceAllString(t, " ")
@@ -189,7 +199,11 @@ func readClause(c, field string, num int) reading {
 	}
 	absent := absenceRe.MatchString(main)
 	failing := negPassRe.MatchString(main) || failRe.MatchString(main) || failSymRe.MatchString(main)
-	if absent && !negPassRe.MatchString(main) && !wordsRe("failed", "fails", "failing").MatchString(main) {
+	// "all 8 passed, nothing leaked" is read for its scope; the absence
+	// reading is for a clause that names no test and no scope.
+	scoped := (passRe.MatchString(main) || passSymRe.MatchString(main)) &&
+		(len(r.tests) > 0 || len(r.checks) > 0 || acceptanceScopeRe.MatchString(main) || allScopeRe.MatchString(main) || boundaryScopeRe.MatchString(main))
+	if absent && !scoped && !negPassRe.MatchString(main) && !failedWordRe.MatchString(main) {
 		for _, f := range forbiddenRules {
 			if f.firstPerson && firstPersonRe.MatchString(main) {
 				continue // "I didn't write a test for it" speaks of the learner

@@ -12,7 +12,9 @@ var (
 	harnessLineRe = regexp.MustCompile(`^(PASS|FAIL|WARN|SKIP)\s+(\d+(?:\.\d+)?)\b`)
 	// finalLineRe is the harness's last line.
 	finalLineRe = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
-	statusWords = map[string]string{"PASS": StatusPass, "FAIL": StatusFail, "WARN": StatusWarn, "SKIP": StatusSkip}
+	// harnessHeaderRe is a "#" context line the harness prints first.
+	harnessHeaderRe = regexp.MustCompile(`^# (?:practice-notes acceptance harness|server command: |practice root: |client: |isolation: |resources: |replies: |N2 passage|as returned|byte-identical per harness|\s+\d+ \||\s+\|)`)
+	statusWords     = map[string]string{"PASS": StatusPass, "FAIL": StatusFail, "WARN": StatusWarn, "SKIP": StatusSkip}
 )
 
 // resultLine recognises a check's result as the harness writes it: a
@@ -82,11 +84,17 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 	// Results as the harness writes them, pasted or generated, are
 	// compared line by line; they are not read as prose.
 	results := map[*docLine]bool{}
+	evidence := false // inside the indented evidence under a FAIL or WARN line
 	for _, d := range p.lines {
 		if d.kind == kindBlank || d.kind == kindFence {
 			continue
 		}
+		if evidence && (strings.HasPrefix(d.Text, "  ") || strings.HasPrefix(d.Text, "\t")) || harnessHeaderRe.MatchString(d.Text) {
+			results[d] = true // the harness's evidence, fix and header lines: not claims
+			continue
+		}
 		id, status, final, failed := resultLine(d)
+		evidence = status == StatusFail || status == StatusWarn
 		gen := d.kind == kindGenerated
 		if gen {
 			v.Generated = true

@@ -49,13 +49,17 @@ func Generate(run *Run, previous string) string {
 	if len(failed) > 0 {
 		p(" (failed: checks %s)", strings.Join(failed, ", "))
 	}
-	p(", %d warnings, %d skipped; every check is in the results below.\n\n", run.Warnings, run.Skipped)
-
-	n2 := "the harness did not find the N2 passage byte for byte in the reply (check 1)"
+	p(", %d warnings, %d skipped; ", run.Warnings, run.Skipped)
+	// What the harness saw of the N2 passage belongs here, not in the
+	// next field, which only a person fills in.
 	if run.N2 != nil && run.N2.Identical {
-		n2 = fmt.Sprintf("the harness found the returned passage byte-identical to %s lines %d-%d", mdText(run.N2.File), run.N2.StartLine, run.N2.EndLine)
+		p("the harness found the passage returned for sign-in byte-identical to %s lines %d-%d; ", mdText(run.N2.File), run.N2.StartLine, run.N2.EndLine)
+	} else {
+		p("the harness did not find the N2 passage byte for byte in the reply to sign-in; ")
 	}
-	p("**Exact passage manually checked:** %s\n\n", or(fieldPassage, "___ (who compared the passage the server returned for sign-in with sample-notes.md, and on what date); "+n2))
+	p("every check is in the results below.\n\n")
+
+	p("**Exact passage manually checked:** %s\n\n", or(fieldPassage, "___ (who compared the passage the server returned for sign-in with sample-notes.md, and on what date)"))
 
 	client := "the acceptance harness's MCP client"
 	if run.HarnessSDK != "" {
