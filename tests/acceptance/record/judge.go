@@ -3,10 +3,12 @@ package record
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"regexp"
 	"strings"
+	"syscall"
 	"time"
 )
 
@@ -84,18 +86,52 @@ type Verdict struct {
 
 // CheckFile grades the record at path against run. A file that does not
 // exist is Missing; any other read error is returned.
+// A record longer than maxRecord is read up to maxRecord and reported
+// incomplete: a learner's record is a page, and reading is linear in its
+// length (about 0.7 s for 256 KiB on a busy 2-core machine).
 func CheckFile(path string, run *Run) (*Verdict, error) {
-	b, err := os.ReadFile(path)
+	// The record is the learner's file: a symlink could make the
+	// verdict quote a file of the grader's, and a FIFO would hang it.
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Verdict{State: Missing, File: path}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading completion record: %w", err)
 	}
+	notRegular := &Verdict{State: Incomplete, File: path, Problems: []Problem{{Field: "COMPLETION.md",
+		Why: "not a regular file (a symbolic link, directory, FIFO or device): not read"}}}
+	if !fi.Mode().IsRegular() {
+		return notRegular, nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reading completion record: %w", err)
+	}
+	defer f.Close()
+	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || !os.SameFile(fi, fi2) {
+		return notRegular, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxRecord+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading completion record: %w", err)
+	}
+	long := len(b) > maxRecord
+	if long {
+		b = b[:maxRecord]
+	}
 	v := Judge(string(b), run)
 	v.File = path
+	if long {
+		v.Problems = append(v.Problems, Problem{Field: "COMPLETION.md", Why: fmt.Sprintf("longer than %d KiB: only its first %d KiB were read", maxRecord>>10, maxRecord>>10)})
+		if v.State == Consistent {
+			v.State = Incomplete
+		}
+	}
 	return v, nil
 }
+
+const maxRecord = 256 << 10
 
 // Judge grades a record's text against run. With a nil run only Missing
 // and Incomplete can be decided; no claim is contradicted.

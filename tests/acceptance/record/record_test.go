@@ -330,9 +330,42 @@ func TestCheckFileMissing(t *testing.T) {
 	if err != nil || v.State != Missing {
 		t.Errorf("CheckFile of no file = %+v, %v; want missing", v, err)
 	}
+	// A directory, a symlink (to a record, or to a file of the grader's)
+	// and a FIFO are not read: the record must be the learner's own file.
 	dir := t.TempDir()
-	if _, err := CheckFile(dir, runWith()); err == nil {
-		t.Errorf("CheckFile of a directory: no error")
+	good := filepath.Join(dir, "good.md")
+	if err := os.WriteFile(good, []byte(fill("8/8 passed", "stdio", "pending")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.md")
+	if err := os.Symlink(good, link); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{dir, link}
+	fifo := filepath.Join(dir, "fifo.md")
+	switch err := mkfifo(fifo); {
+	case err == nil:
+		paths = append(paths, fifo)
+	case errors.Is(err, errNoFIFO):
+		t.Log("this system has no FIFOs: the FIFO case is not run")
+	default:
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		v, err := CheckFile(p, runWith())
+		if err != nil || v.State != Incomplete || len(v.Problems) != 1 || !strings.Contains(v.Problems[0].Why, "not a regular file") {
+			t.Errorf("CheckFile(%s) = %+v, %v; want incomplete, not read", p, v, err)
+		}
+	}
+	// A record past the bound is read up to it and reported.
+	big := filepath.Join(dir, "big.md")
+	text := fill("8/8 passed", "stdio", "pending") + strings.Repeat("padding line\n", maxRecord/13+1)
+	if err := os.WriteFile(big, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err = CheckFile(big, runWith())
+	if err != nil || v.State != Incomplete || len(v.Problems) != 1 || !strings.Contains(v.Problems[0].Why, "only its first 256 KiB") {
+		t.Errorf("CheckFile of a long record = %+v, %v", v, err)
 	}
 }
 
