@@ -155,7 +155,7 @@ func readClause(c, field string, num int) reading {
 		return r
 	}
 	// The exception: what follows "except" and its kin is left out.
-	main, rest := c, ""
+	main := c
 	if loc := exceptRe.FindStringIndex(c); loc != nil {
 		tail := c[loc[1]:]
 		tt, tc := namedTests(tail)
@@ -174,7 +174,7 @@ func readClause(c, field string, num int) reading {
 			// "but the oversized file test fails": a clause of its own.
 			main = tail
 		case len(tt) > 0 || len(tc) > 0 || strict || n >= 0:
-			main, rest = c[:loc[0]], tail
+			main = c[:loc[0]]
 			r.exceptTests, r.exceptChecks = tt, tc
 			if len(tt) == 0 && len(tc) == 0 {
 				if n < 0 {
@@ -182,9 +182,11 @@ func readClause(c, field string, num int) reading {
 					return r
 				}
 				r.allow = n
-				// The claim goes on after the count: "all but one passed".
-				if i := strings.Index(tail, countWordIn(tail)); i >= 0 {
-					main += " " + tail[i+len(countWordIn(tail)):]
+				// The claim goes on after the count: "all but one passed";
+				// in "all passed but one failed" it is already said.
+				w := countWordIn(tail)
+				if after := tail[strings.Index(tail, w)+len(w):]; !failRe.MatchString(after) {
+					main += " " + after
 				}
 				if allBut {
 					main += " all"
@@ -192,7 +194,6 @@ func readClause(c, field string, num int) reading {
 			}
 		}
 	}
-	_ = rest
 	r.tests, r.checks = namedTests(main)
 	if len(r.tests) == 0 && len(r.checks) == 0 && num > 0 {
 		r.tests = []int{num}

@@ -337,6 +337,12 @@ var learnerRecords = []learnerRecord{
 	{why: "Italian: everything passed except the symlink test, and only 17 failed", state: Consistent,
 		record: "Sorgente del server: server.py\nTest dei limiti: tutti superati tranne il test 5\nVerifica manuale: marco b., 1 dicembre\nClient e trasporto: stdio\nIntegrazione: in sospeso\nNon verificato: HTTP\n",
 		failed: []string{"17"}},
+	{why: "'all passed but one failed' with one failed check", state: Consistent,
+		record: six("plain", "server.py", "all passed but one failed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
+		failed: []string{"12"}},
+	{why: "'all passed but one failed' with three failed checks", state: Contradicted,
+		record: six("plain", "server.py", "all passed but one failed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
+		failed: []string{"12", "15", "21"}, refuted: []string{"4: 12 15 21"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 
