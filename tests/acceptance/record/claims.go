@@ -204,6 +204,15 @@ func readClause(c, field string, num int) reading {
 	// reading is for a clause that names no test and no scope.
 	scoped := (passRe.MatchString(main) || passSymRe.MatchString(main)) &&
 		(len(r.tests) > 0 || len(r.checks) > 0 || acceptanceScopeRe.MatchString(main) || allScopeRe.MatchString(main) || boundaryScopeRe.MatchString(main))
+	if !scoped && !failing {
+		for _, f := range forbiddenRules {
+			if f.positive != nil && f.positive.MatchString(main) {
+				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
+				r.tests = nil
+				return r
+			}
+		}
+	}
 	if absent && !scoped && !negPassRe.MatchString(main) && !failedWordRe.MatchString(main) {
 		for _, f := range forbiddenRules {
 			if f.firstPerson && firstPersonRe.MatchString(main) {

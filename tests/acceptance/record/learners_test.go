@@ -343,6 +343,15 @@ var learnerRecords = []learnerRecord{
 	{why: "'all passed but one failed' with three failed checks", state: Contradicted,
 		record: six("plain", "server.py", "all passed but one failed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
 		failed: []string{"12", "15", "21"}, refuted: []string{"4: 12 15 21"}},
+	{why: "'the server is read-only' while check 7 saw a changed fixture", state: Contradicted,
+		record: six("plain", "server.py", "ran the harness", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP") + "\nThe server is read-only.\n",
+		failed: []string{"7"}, refuted: []string{"10: 7"}},
+	{why: "'note contents are treated as data' while check 21 saw a note change the tool list", state: Contradicted,
+		record: six("plain", "server.py", "ran the harness; note contents are treated as data", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
+		failed: []string{"21"}, refuted: []string{"4: 21"}},
+	{why: "'only one tool' and 'read-only' hold when only check 10 failed", state: Consistent,
+		record: six("plain", "server.py", "read-only, only one tool (search_notes)", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
+		failed: []string{"10"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 

@@ -152,17 +152,22 @@ type forbidden struct {
 	// firstPerson: the words also say what the learner did ("I didn't
 	// write a test"), so a clause in the first person is not read by it.
 	firstPerson bool
+	// positive states the rule kept without a negation ("read-only").
+	positive *regexp.Regexp
 }
 
 var firstPersonRe = regexp.MustCompile(`\b(?:i|we|my|our|yo|nosotros|je|j'ai|nous|ich|wir|eu|nos|io|noi)\b`)
 
 var forbiddenRules = []forbidden{
 	{re: regexp.MustCompile(`\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`), checks: []string{"22"}, claim: "unreadable files and errors reveal no paths"},
-	{re: regexp.MustCompile(`\bwrit\w*|\bmodif\w*|\bdelet\w*|\bcreat\w* (?:files?|anything)\b|\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b|\bescrib\w*|\becri\w*|\bschreib\w*|\bgrava\w*|\bscriv\w*|\bborra\w*|\bsupprim\w*|\bloesch\w*|\blosch\w*|\bapag\w*|\bcancell\w*`), checks: []string{"7", "16"}, claim: "the server writes nothing", firstPerson: true},
+	{re: regexp.MustCompile(`\bwrit\w*|\bmodif\w*|\bdelet\w*|\bcreat\w* (?:files?|anything)\b|\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b|\bescrib\w*|\becri\w*|\bschreib\w*|\bgrava\w*|\bscriv\w*|\bborra\w*|\bsupprim\w*|\bloesch\w*|\blosch\w*|\bapag\w*|\bcancell\w*`), checks: []string{"7", "16"}, claim: "the server writes nothing", firstPerson: true,
+		positive: regexp.MustCompile(`\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b`)},
 	{re: regexp.MustCompile(`\binvent\w*|\bmade[- ]up\b|\bmakes? (?:anything|something|things) up\b|\bfabricat\w*|\bhallucinat\w*|\bsummar\w*|\bparaphras\w*|\binventad\w*|\binvente\w*|\berfunde\w*|\berfinde\w*|\binventat\w*|\bresum\w*|\bzusammenfass\w*|\briassun\w*`), checks: []string{"1", "2"}, claim: "no passage is invented or summarised"},
 	{re: regexp.MustCompile(`\boutside\b|\bbeyond\b|\bescape\w*|\bleak\w*|\bfuera\b|\bhors\b|\ben dehors\b|\bausserhalb\b|\bfora\b|\bfuori\b|\bfollow\w* (?:sym)?links?\b|\bsigue\w* enlaces\b|\bsuit (?:les )?liens\b`), checks: []string{"4", "5", "13", "17", "18", "21"}, claim: "nothing outside the practice folder is read or returned"},
-	{re: regexp.MustCompile(`\bexecut\w*|\bruns? (?:the )?(?:file )?contents\b|\binstructions?\b|\bobeys?\b|\bejecut\w*|\bausfuhr\w*|\bausgefuhrt\b|\bexecuta\w*|\besegu\w*|\bprompt injection\b`), checks: []string{"21"}, claim: "file contents are treated as data"},
-	{re: regexp.MustCompile(`\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`), checks: []string{"14"}, claim: "the server offers one read-only tool"},
+	{re: regexp.MustCompile(`\bexecut\w*|\bruns? (?:the )?(?:file )?contents\b|\binstructions?\b|\bobeys?\b|\bejecut\w*|\bausfuhr\w*|\bausgefuhrt\b|\bexecuta\w*|\besegu\w*|\bprompt injection\b`), checks: []string{"21"}, claim: "file contents are treated as data",
+		positive: regexp.MustCompile(`\b(?:treat\w*|handl\w*|read) (?:as|like) (?:plain )?data\b|\bas data\b|\bcomo datos\b|\bcomme des donnees\b|\bals daten\b|\bcomo dados\b|\bcome dati\b`)},
+	{re: regexp.MustCompile(`\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`), checks: []string{"14"}, claim: "the server offers one read-only tool",
+		positive: regexp.MustCompile(`\bonly one tool\b|\bsingle tool\b|\bjust one tool\b|\bone tool only\b`)},
 	{re: regexp.MustCompile(`\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)\b`), checks: []string{"13"}, claim: "no caller-selected root"},
 }
 
