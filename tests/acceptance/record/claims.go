@@ -294,7 +294,7 @@ func readClause(c, field string, num int) reading {
 
 // readLine reads every clause of one line.
 func readLine(d *docLine) []reading {
-	body := fold(d.body)
+	body := unquote(fold(d.body))
 	var clauses []string
 	if strings.HasPrefix(strings.TrimSpace(d.Text), "|") {
 		clauses = []string{body} // a table row is one claim

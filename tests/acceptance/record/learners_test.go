@@ -352,6 +352,12 @@ var learnerRecords = []learnerRecord{
 	{why: "'only one tool' and 'read-only' hold when only check 10 failed", state: Consistent,
 		record: six("plain", "server.py", "read-only, only one tool (search_notes)", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
 		failed: []string{"10"}},
+	{why: "the specification's eight tests copied as the list of tests run, unmarked: they claim nothing", state: Consistent,
+		record: "Server source created: server.py\nBoundary tests run:\n1. Search for “sign-in”: return the exact N2 passage with sample-notes.md as the source.\n2. Search for an absent phrase: return no matches, with no invented passage.\n3. Read a valid file inside practice-data: permitted.\n4. Attempt ../outside.md and an absolute path outside the root: rejected.\n5. Place a symlink in practice-data pointing outside it: rejected, no leaked bytes.\n6. Try an oversized file and query: produce bounded errors.\n7. Confirm file checksums are unchanged after all calls.\n8. Complete the client's tool discovery and tool-call flow separately from unit tests.\nExact passage manually checked: Olu Adeyemi, 2 December 2026\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n\nA running process is not evidence that the permission boundary works.\n",
+		failed: []string{"5", "16"}},
+	{why: "the specification's tests copied with a ✅ on each: test 5's line is refuted", state: Contradicted,
+		record: "Server source created: server.py\nBoundary tests run:\n- ✅ Place a symlink in practice-data pointing outside it: rejected, no leaked bytes.\n- ✅ Confirm file checksums are unchanged after all calls.\n- ✅ Complete the client's tool discovery and tool-call flow separately from unit tests.\nExact passage manually checked: Olu Adeyemi, 2 December 2026\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n",
+		failed: []string{"18"}, refuted: []string{"3: 18"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 

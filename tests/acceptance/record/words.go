@@ -2,6 +2,7 @@ package record
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -178,3 +179,40 @@ var unobservedRe = regexp.MustCompile(`\bnetwork\b|\binternet\b|\bexternal (?:se
 // programRe: names of programs, which cannot be the person who checked a
 // passage.
 var programRe = regexp.MustCompile(`\b(?:chat ?gpt|gpt-?[\w.]*|openai|claude|anthropic|copilot|gemini|bard|llama|mistral|deepseek|perplexity|cursor|codex|assistant|asistente|assistente|assistent|ai|a\.i\.|ia|ki|llm|bot|chatbot|harness|script|scripts|the tests|automated|automatically|automatic|automatically|inspector|the grader|grader|program|tool)\b`)
+
+// specSentences are the specification's own sentences a learner may copy
+// into a record: its eight acceptance tests, which then name a test but
+// claim nothing until the learner marks them, and its completion-record
+// rules, which claim nothing. Each is folded, without its final period.
+var specSentences = []struct {
+	text string
+	test int
+}{
+	{`search for "sign-in": return the exact n2 passage with sample-notes.md as the source`, 1},
+	{`search for an absent phrase: return no matches, with no invented passage`, 2},
+	{`read a valid file inside practice-data: permitted`, 3},
+	{`attempt ../outside.md and an absolute path outside the root: rejected`, 4},
+	{`place a symlink in practice-data pointing outside it: rejected, no leaked bytes`, 5},
+	{`try an oversized file and query: produce bounded errors`, 6},
+	{`confirm file checksums are unchanged after all calls`, 7},
+	{`complete the client's tool discovery and tool-call flow separately from unit tests`, 8},
+	{`a running process is not evidence that the permission boundary works`, 0},
+	{`a local stdio server is not a remotely reachable https connector`, 0},
+	{`if your client does not support the transport, keep the tested local project and record integration as pending`, 0},
+}
+
+// unquote replaces the specification's sentences in a folded line by the
+// test they name ("test 5") or by nothing.
+func unquote(line string) string {
+	for _, s := range specSentences {
+		if !strings.Contains(line, s.text) {
+			continue
+		}
+		repl := " "
+		if s.test > 0 {
+			repl = " test " + strconv.Itoa(s.test) + " "
+		}
+		line = strings.ReplaceAll(strings.ReplaceAll(line, s.text+".", repl), s.text, repl)
+	}
+	return line
+}
