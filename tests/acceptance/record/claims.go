@@ -55,6 +55,10 @@ var (
 	checkRangeRe = regexp.MustCompile(`^(\d+)\s*(?:-|to)\s*(\d+)$`)
 	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
 	digitsRe     = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	// everyCheckRe: words for every check even in "Boundary tests run":
+	// "all checks", "everything", "it all" and the singular "all" of the
+	// other languages ("todo funciona", "alles grün").
+	everyCheckRe = regexp.MustCompile(`\b(?:all|every)\s+(?:the\s+)?(?:\d+\s+)?checks?\b|\ballpass\b|\bthegrader\b|\beverything\b|\bit all\b|\ball of it\b|\btodo\b|\btout\b|\balles\b|\btudo\b|\btutto\b`)
 	failedWordRe = wordsRe("failed", "fails", "failing")
 	bareDigitRe  = regexp.MustCompile(`(?:^|[\s,(#])(\d)(?:$|[\s,).:])`)
 	// harnessNameRe: the harness's own names, which hold the word
@@ -280,6 +284,9 @@ func readClause(c, field string, num int) reading {
 		r.scope = scopeBoundary
 	case acceptanceScopeRe.MatchString(main):
 		r.scope = scopeAcceptance
+	case field == fieldBoundary && allScopeRe.MatchString(main) && !everyCheckRe.MatchString(main):
+		// "all passed" in "Boundary tests run" speaks for the field's tests.
+		r.scope = scopeBoundary
 	case allScopeRe.MatchString(main) || harnessRe.MatchString(main):
 		r.scope = scopeAll
 	case field == fieldBoundary:

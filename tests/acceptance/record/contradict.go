@@ -170,6 +170,10 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 			if r.kind == readAdmit {
 				admitted[key] = append(admitted[key], r.tests...)
 				admittedChecks[key] = append(admittedChecks[key], r.checks...)
+				// A failure the record admits anywhere narrows its broad
+				// claims ("all passed") too, not those naming a test.
+				admitted[""] = append(admitted[""], r.tests...)
+				admittedChecks[""] = append(admittedChecks[""], r.checks...)
 			}
 		}
 	}
@@ -200,6 +204,10 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 				}
 				r.exceptTests = append(r.exceptTests, admitted[key]...)
 				r.exceptChecks = append(r.exceptChecks, admittedChecks[key]...)
+				if len(r.tests) == 0 && len(r.checks) == 0 {
+					r.exceptTests = append(r.exceptTests, admitted[""]...)
+					r.exceptChecks = append(r.exceptChecks, admittedChecks[""]...)
+				}
 				refute(d, r.claimWords(), refuting(r, run))
 			}
 		}

@@ -88,7 +88,9 @@ var labelIndex = func() map[string]string {
 // transport)").
 func lookupLabel(label string) (string, bool) {
 	l := fold(label)
-	l = strings.TrimSpace(strings.TrimRight(l, ":："))
+	// "boundary_tests_run" as in YAML, and a trailing dash or colon.
+	l = strings.Join(strings.Fields(strings.ReplaceAll(l, "_", " ")), " ")
+	l = strings.TrimSpace(strings.TrimRight(l, ":：- "))
 	if f, ok := labelIndex[l]; ok {
 		return f, true
 	}

@@ -213,6 +213,28 @@ func labelLine(raw string) (name, value string, ok bool) {
 		return name, clean(strings.Join(cells[1:], " | ")), true
 	}
 	s := stripEmphasis(leadRe.ReplaceAllString(raw, ""))
+	// A number after heading hashes ("## 2. Boundary tests run"), and
+	// marks before the label ("✅ Boundary tests run: …"), which are kept
+	// with the value.
+	s = numberRe.ReplaceAllString(s, "")
+	mark := ""
+	if m := markRe.FindString(s); m != "" {
+		mark, s = strings.TrimSpace(m), s[len(m):]
+	}
+	name, value, ok = labelText(s)
+	if ok && mark != "" {
+		value = strings.TrimSpace(mark + " " + value)
+	}
+	return name, value, ok
+}
+
+var (
+	numberRe = regexp.MustCompile(`^\d+[.)]\s+`)
+	markRe   = regexp.MustCompile(`^[^\p{L}\p{N}_\s(\[]+\s*`)
+)
+
+// labelText recognises "label: value", "label — value" and a label alone.
+func labelText(s string) (name, value string, ok bool) {
 	if i := strings.IndexAny(s, ":："); i > 0 {
 		if name, ok := lookupLabel(s[:i]); ok {
 			rest := s[i:]

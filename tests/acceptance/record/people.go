@@ -49,8 +49,10 @@ var (
 	isoDateRe = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`)
 	numDateRe = regexp.MustCompile(`\b(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})\b`)
 	dotDateRe = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(?:\s|$|,)`)
-	dmyRe     = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|º|°|\.)?\s+(?:de\s+|of\s+)?(` + monthAlt + `)\b\.?(?:,?\s+(?:de\s+)?(\d{4}))?`)
-	mdyRe     = regexp.MustCompile(`\b(` + monthAlt + `)\b\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
+	// slashDateRe: "3/12" or "12/3" without a year, read both ways.
+	slashDateRe = regexp.MustCompile(`\b(\d{1,2})/(\d{1,2})\b`)
+	dmyRe       = regexp.MustCompile(`\b(\d{1,2})(?:st|nd|rd|th|er|º|°|\.)?\s+(?:de\s+|of\s+)?(` + monthAlt + `)\b\.?(?:,?\s+(?:de\s+)?(\d{4}))?`)
+	mdyRe       = regexp.MustCompile(`\b(` + monthAlt + `)\b\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b(?:,?\s+(\d{4}))?`)
 )
 
 // datesIn finds the dates a text gives, as people write them. A date
@@ -103,6 +105,10 @@ func datesIn(text string, year int) (found bool, dates [][]time.Time, rest strin
 		add(year, atoi(m[2]), atoi(m[1]))
 	}
 	t = dotDateRe.ReplaceAllString(t, " ")
+	for _, m := range slashDateRe.FindAllStringSubmatch(t, -1) {
+		add(year, atoi(m[2]), atoi(m[1]), [3]int{year, atoi(m[1]), atoi(m[2])})
+	}
+	t = slashDateRe.ReplaceAllString(t, " ")
 	return found, dates, t
 }
 
