@@ -56,20 +56,20 @@ type pending struct {
 // the verdict's contradictions, unread lines, own-test lines and notes.
 func readClaims(p parsed, run *Run, v *Verdict) {
 	var found []pending
+	at := map[*docLine]int{} // index in found of a line's contradiction
 	refute := func(d *docLine, claim string, ids []string) {
 		if len(ids) == 0 {
 			return
 		}
-		for i := range found {
-			if found[i].d == d {
-				for _, id := range ids {
-					if !slices.Contains(found[i].checks, id) {
-						found[i].checks = append(found[i].checks, id)
-					}
+		if i, ok := at[d]; ok {
+			for _, id := range ids {
+				if !slices.Contains(found[i].checks, id) {
+					found[i].checks = append(found[i].checks, id)
 				}
-				return
 			}
+			return
 		}
+		at[d] = len(found)
 		found = append(found, pending{d: d, claim: claim, checks: ids})
 	}
 	quoted := map[int]bool{}
@@ -130,18 +130,20 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 	}
 	// A final count refuted only by checks a line above already refutes
 	// is the same contradiction: it is dropped.
+	lineRefuted := map[string]bool{} // checks a PASS line above already shows refuted
+	for _, f := range found {
+		if id, _, _, _ := resultLine(f.d); id != "" {
+			lineRefuted[id] = true
+		}
+	}
 	found = slices.DeleteFunc(found, func(f pending) bool {
-		id, _, final, _ := resultLine(f.d)
-		if !final || id != "" {
-			return false
-		}
-		for _, g := range found {
-			if gid, _, _, _ := resultLine(g.d); gid != "" && slices.Contains(f.checks, gid) {
-				return true
-			}
-		}
-		return false
+		_, _, final, _ := resultLine(f.d)
+		return final && slices.ContainsFunc(f.checks, func(id string) bool { return lineRefuted[id] })
 	})
+	clear(at) // prose contradictions below are new lines
+	for i, f := range found {
+		at[f.d] = i
+	}
 
 	// Prose: every line of every field but "Unverified behavior", and the
 	// lines outside fields; fenced code that is not harness output is not

@@ -18,6 +18,7 @@ type field struct {
 	Name  string
 	Value string
 	Lines []srcLine
+	parts []string // the lines after the label's, joined into Value
 }
 
 type lineKind int
@@ -139,14 +140,14 @@ func parse(text string) parsed {
 		if cur != nil {
 			d.field = cur.Name
 			if d.kind != kindFence {
-				v := d.body
-				if cur.Value == "" {
-					cur.Value = v
-				} else {
-					cur.Value += "\n" + v
-				}
+				cur.parts = append(cur.parts, d.body)
 			}
 			cur.Lines = append(cur.Lines, d.srcLine)
+		}
+	}
+	for _, f := range p.fields {
+		if len(f.parts) > 0 {
+			f.Value = strings.TrimLeft(strings.Join(append([]string{f.Value}, f.parts...), "\n"), "\n")
 		}
 	}
 	return p
