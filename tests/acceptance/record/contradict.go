@@ -138,7 +138,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 	}
 	found = slices.DeleteFunc(found, func(f pending) bool {
 		_, _, final, _ := resultLine(f.d)
-		return final && slices.ContainsFunc(f.checks, func(id string) bool { return lineRefuted[id] })
+		return final && !slices.ContainsFunc(f.checks, func(id string) bool { return !lineRefuted[id] })
 	})
 	clear(at) // prose contradictions below are new lines
 	for i, f := range found {

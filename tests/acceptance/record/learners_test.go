@@ -378,6 +378,11 @@ var learnerRecords = []learnerRecord{
 		failed: []string{"4", "17"}, refuted: []string{"3: 17", "14: 17"}},
 	{why: "a passage check dated with day and month only, written 12/28: after the run", state: Incomplete,
 		record: six("plain", "s.py", "ran", "ravi 12/28", "stdio", "pending", "HTTP")},
+	{why: "a pasted PASS line refuted, and its count refuted by a second failure no line shows", state: Contradicted,
+		record: six("plain", "server.py", "see below", "Kofi Mensah 2026-12-03", "stdio", "pending", "HTTP") +
+			"\n```\nPASS 5 symlink rejected\nPASS 17 sibling link rejected\n29 passed, 0 failed\n```\n",
+		failed:  []string{"5", "12"},
+		refuted: []string{"11: 5", "13: 5 12"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 
@@ -445,5 +450,32 @@ func TestBlindSpots(t *testing.T) {
 				t.Errorf("state %s with %d unread, the blind spot documented is %s with %d: update docs/grading.md", v.State, v.UnreadLines, tt.state, tt.unread)
 			}
 		})
+	}
+}
+
+// Each contradicted line is reported once with one evidence line: that of
+// the first refuting check not quoted above it; the other refuting checks
+// are named for "see check N".
+func TestEvidenceQuotedOnce(t *testing.T) {
+	record := six("plain", "server.py", "all 8 acceptance tests pass", "Kofi Mensah 2026-12-03", "stdio", "pending", "HTTP") +
+		"\nThe symlink test passes and nothing outside the folder is ever returned.\nNo invented passage, ever.\n"
+	v := Judge(record, classRun("17", "2"))
+	type row struct {
+		Line     int
+		Check    string
+		Evidence string
+		See      []string
+	}
+	var got []row
+	for _, c := range v.Contradictions {
+		got = append(got, row{c.Line, c.Check, c.Evidence, c.See})
+	}
+	want := []row{
+		{4, "2", "FAIL: defect seen by check 2", []string{"17"}},
+		{10, "17", "FAIL: defect seen by check 17", nil},
+		{11, "", "", []string{"2"}},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("contradictions (-want +got):\n%s", diff)
 	}
 }
