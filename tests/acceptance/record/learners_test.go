@@ -383,6 +383,10 @@ var learnerRecords = []learnerRecord{
 			"\n```\nPASS 5 symlink rejected\nPASS 17 sibling link rejected\n29 passed, 0 failed\n```\n",
 		failed:  []string{"5", "12"},
 		refuted: []string{"11: 5", "13: 5 12"}},
+	{why: "'checked by me' in a record signed at its end", state: Consistent,
+		record: "Source: app.py\nBoundary tests: passed\nManual check: checked by me on 2026-12-01\nClient: stdio (MCP Inspector)\nIntegration: pending\nUnverified: HTTP\n\n— Maya Chen\n"},
+	{why: "'yo mismo' in a Spanish record written by its author", state: Consistent,
+		record: "Escrito por Lucía Gómez\n\nFuente del servidor: s.py\nPruebas de límites: pasaron\nVerificación manual: yo mismo, 2 de diciembre\nCliente: stdio\nIntegración: pendiente\nNo verificado: HTTP\n"},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 

@@ -113,12 +113,14 @@ func datesIn(text string, year int) (found bool, dates [][]time.Time, rest strin
 }
 
 var (
-	emailRe  = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+`)
-	handleRe = regexp.MustCompile(`(?:^|\s|\()@[\w.-]{2,}`)
-	selfRe   = regexp.MustCompile(`\b(?:me|myself|i|yo|mi|moi|moi-meme|ich|mir|mich|selbst|eu|mim|io|me stesso|me misma|me mismo)\b`)
-	wordRe   = regexp.MustCompile(`[\p{L}][\p{L}'-]*`)
-	authorRe = regexp.MustCompile(`^(?:author|name|learner|student|participant|written by|by|autor|autora|nombre|alumn[oa]|estudiante|nom|auteur|auteure|etudiant|etudiante|verfasser|verfasserin|teilnehmer|teilnehmerin|nome|autore|autrice|studente|studentessa|aluno|aluna|signed|signature|firmado|signe|gezeichnet|unterschrift|assinado|firmato)\s*:\s*(.+)$`)
-	byHeadRe = regexp.MustCompile(`(?:\s[-|]\s|\bby\s|\bpor\s|\bpar\s|\bvon\s|\bda\s)(.+)$`)
+	emailRe     = regexp.MustCompile(`[\w.+-]+@[\w-]+\.[\w.-]+`)
+	handleRe    = regexp.MustCompile(`(?:^|\s|\()@[\w.-]{2,}`)
+	selfRe      = regexp.MustCompile(`\b(?:me|myself|i|yo|mi|moi|moi-meme|ich|mir|mich|selbst|eu|mim|io|me stesso|me misma|me mismo)\b`)
+	wordRe      = regexp.MustCompile(`[\p{L}][\p{L}'-]*`)
+	authorRe    = regexp.MustCompile(`^(?:author|name|learner|student|participant|written by|by|autor|autora|nombre|alumn[oa]|estudiante|nom|auteur|auteure|etudiant|etudiante|verfasser|verfasserin|teilnehmer|teilnehmerin|nome|autore|autrice|studente|studentessa|aluno|aluna|signed|signature|firmado|signe|gezeichnet|unterschrift|assinado|firmato)\s*:\s*(.+)$`)
+	writtenByRe = regexp.MustCompile(`^(?:written|prepared|submitted|completed|filled in|record|redactado|escrito|ecrit|redige|rempli|geschrieben|erstellt|ausgefullt|scritto|compilato|redatto|preenchido)\s+(?:by|por|par|von|da)\s+(.+)$`)
+	signatureRe = regexp.MustCompile(`^(?:—|–|-{2,3}|~)\s*(\p{L}[\p{L}'.-]*(?:\s+\p{L}[\p{L}'.-]*){0,3})\s*$`)
+	byHeadRe    = regexp.MustCompile(`(?:\s[-|]\s|\bby\s|\bpor\s|\bpar\s|\bvon\s|\bda\s)(.+)$`)
 )
 
 // notNames are the words a "manually checked" field uses that name no
@@ -185,17 +187,26 @@ func namesAuthor(p parsed, year int) bool {
 		if d.field != "" {
 			continue
 		}
+		raw := strings.TrimSpace(stripEmphasis(d.Text))
 		t := fold(clean(leadRe.ReplaceAllString(d.Text, "")))
+		var who []string
 		if m := authorRe.FindStringSubmatch(t); m != nil {
-			if ok, _ := person(m[1], false, year); ok {
-				return true
-			}
+			who = append(who, m[1])
 		}
-		if d.kind == kindHeading || strings.HasPrefix(t, "- ") || strings.HasPrefix(strings.TrimSpace(d.Text), "—") {
-			if m := byHeadRe.FindStringSubmatch(t); m != nil {
-				if ok, _ := person(m[1], false, year); ok {
-					return true
-				}
+		if m := writtenByRe.FindStringSubmatch(t); m != nil {
+			who = append(who, m[1])
+		}
+		// A signature: "— Maya Chen", "-- maya", "~ Maya"; not a list
+		// item ("- HTTP").
+		if m := signatureRe.FindStringSubmatch(raw); m != nil {
+			who = append(who, fold(m[1]))
+		}
+		if m := byHeadRe.FindStringSubmatch(t); m != nil && d.kind == kindHeading {
+			who = append(who, m[1])
+		}
+		for _, w := range who {
+			if ok, _ := person(w, false, year); ok {
+				return true
 			}
 		}
 	}
