@@ -59,6 +59,7 @@ var (
 	// "all checks", "everything", "it all" and the singular "all" of the
 	// other languages ("todo funciona", "alles grün").
 	everyCheckRe = regexp.MustCompile(`\b(?:all|every)\s+(?:the\s+)?(?:\d+\s+)?checks?\b|\ballpass\b|\bthegrader\b|\beverything\b|\bit all\b|\ball of it\b|\btodo\b|\btout\b|\balles\b|\btudo\b|\btutto\b`)
+	notFoundRe   = regexp.MustCompile(`\b(?:not|nothing|never) found\b`)
 	failedWordRe = wordsRe("failed", "fails", "failing")
 	bareDigitRe  = regexp.MustCompile(`(?:^|[\s,(#])(\d)(?:$|[\s,).:])`)
 	// harnessNameRe: the harness's own names, which hold the word
@@ -152,6 +153,9 @@ func readClause(c, field string, num int) reading {
 		return r
 	}
 	c = noFailRe.ReplaceAllString(c, " allpass ")
+	// "not found" is the right answer for an absent phrase and the wrong
+	// one for sign-in: it says nothing by itself.
+	c = notFoundRe.ReplaceAllString(c, " ")
 	if ownRe.MatchString(c) && !harnessRe.MatchString(c) && !acceptanceScopeRe.MatchString(c) {
 		if passRe.MatchString(c) || passSymRe.MatchString(c) || failRe.MatchString(c) || ratioRe.MatchString(c) {
 			r.kind = readOwn

@@ -387,6 +387,9 @@ var learnerRecords = []learnerRecord{
 		record: "Source: app.py\nBoundary tests: passed\nManual check: checked by me on 2026-12-01\nClient: stdio (MCP Inspector)\nIntegration: pending\nUnverified: HTTP\n\n— Maya Chen\n"},
 	{why: "'yo mismo' in a Spanish record written by its author", state: Consistent,
 		record: "Escrito por Lucía Gómez\n\nFuente del servidor: s.py\nPruebas de límites: pasaron\nVerificación manual: yo mismo, 2 de diciembre\nCliente: stdio\nIntegración: pendiente\nNo verificado: HTTP\n"},
+	{why: "'sign-in: not found' admits nothing and claims nothing; the absent phrase's ✅ is a claim that holds", state: Consistent,
+		record: six("list", "server.go", "sign-in: not found (still debugging); absent phrase: not found ✅", "Ada Obi 2026-12-01", "stdio", "pending", "HTTP"),
+		failed: []string{"1"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
 }
 

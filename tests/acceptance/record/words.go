@@ -114,7 +114,7 @@ var (
 // read as test 5.
 var subjectWords = [9]*regexp.Regexp{
 	1: regexp.MustCompile(`\bsign[- ]?in\b|\bn2\b|\bexact passage\b|\bpasaje exacto\b|\bpassage exact\b|\bexakte (?:passage|textstelle)\b|\bpassagem exata\b|\bpassaggio esatto\b`),
-	2: regexp.MustCompile(`\babsent\b|\bno[- ]match\w*|\bnot found\b|\bmissing phrase\b|\bnon-?existent\b|\bnonexistent\b|\binvented\b|\bsin coincidencias\b|\bfrase ausente\b|\baucun resultat\b|\bphrase absente\b|\bkeine treffer\b|\bnicht vorhanden\w*|\bsem resultados\b|\bnessun risultato\b|\bfrase assente\b`),
+	2: regexp.MustCompile(`\babsent\b|\bno[- ]match\w*|\bmissing phrase\b|\bnon-?existent\b|\bnonexistent\b|\binvented\b|\bsin coincidencias\b|\bfrase ausente\b|\baucun resultat\b|\bphrase absente\b|\bkeine treffer\b|\bnicht vorhanden\w*|\bsem resultados\b|\bnessun risultato\b|\bfrase assente\b`),
 	3: regexp.MustCompile(`\bvalid file\b|\bread a (?:valid )?file\b|\binside (?:practice-data|the root|the folder)\b|\bfile inside\b|\barchivo valido\b|\bfichier valide\b|\bgultige datei\b|\barquivo valido\b|\bfile valido\b`),
 	4: regexp.MustCompile(`\btraversal\b|\.\./|\.\.\\|\boutside\.md\b|\babsolute[- ]paths?\b|\bparent (?:dir|directory|path)\w*|\bdot-?dot\b|\bruta absoluta\b|\bchemin absolu\b|\babsolute[rn]? pfad\w*|\bcaminho absoluto\b|\bpercorso assoluto\b|\btraversee\b|\brecorrido de rutas\b|\bcaller[- ]selected root\b|\broot argument\b`),
 	5: regexp.MustCompile(`\bsym-?links?\b|\bsymbolic links?\b|\benlaces? simbolicos?\b|\bliens? symboliques?\b|\bsymbolische[rn]? links?\b|\blinks? simbolicos?\b|\bcollegament[oi] simbolic[oi]\b`),
