@@ -115,10 +115,19 @@ func parse(text string) parsed {
 			d.kind = kindFence
 			continue
 		}
+		// A label inside fenced code counts too (the template pasted in a
+		// code block); a header line of pasted harness output does not.
+		if d.kind == kindCode && !harnessHeaderRe.MatchString(strings.TrimSpace(raw)) {
+			if _, _, ok := labelLine(raw); ok {
+				d.kind = kindProse
+			}
+		}
 		if d.kind == kindProse {
 			if name, value, ok := labelLine(raw); ok {
 				cur = nil
-				if _, dup := p.fields[name]; !dup {
+				// The first occurrence wins, unless it was left empty
+				// ("- [ ] Integration (2 pts)" above the real field).
+				if old, dup := p.fields[name]; !dup || old.Value == "" && len(old.parts) == 0 {
 					cur = &field{Name: name, Value: value, Lines: []srcLine{d.srcLine}}
 					p.fields[name] = cur
 					d.field, d.label, d.body = name, true, value
