@@ -6,27 +6,19 @@ import (
 	"strings"
 )
 
-var (
-	// "0 failed" and its kin say the same as "all passed".
-	// countRe is a count of skipped checks or warnings, as in "28 passed,
-	// 0 failed, 1 skipped": it says nothing against the claim beside it.
-	clauseRe = regexp.MustCompile(`[.;]\s`)
-	countRe  = regexp.MustCompile(`\b\d+\s+(?:skipped|skips?|warnings?)\b`)
-	noFailRe = regexp.MustCompile(`\b(?:0|zero|no|none)\s+(?:checks?\s+|tests?\s+)?(?:failed|failures?|fails|failing)\b|\bnone\s+failed\b`)
-	passRe   = regexp.MustCompile(`\bpass(?:ed|es|ing)?\b|\ballpass\b|\bsucceed\w*|\bsuccessful(?:ly)?\b|\bgreen\b|✅|✓|✔`)
-	negRe    = regexp.MustCompile(`\bfail\w*|\bnot\s+(?:all|every|yet|run|pass\w*)\b|\b(?:did|does|have|has|was|were)\s*n(?:o|')t\s+(?:run|pass)|\bpending\b|\bexcept\b|\bskipp?ed\b|❌|✗`)
-	ratioRe  = regexp.MustCompile(`\b(\d+)\s*(?:/|of|out of)\s*(\d+)\b`)
-	stdioRe  = regexp.MustCompile(`\bstdio\b|\bstd\s?i/?o\b|\bstandard (?:input|i/o|in)\b|\bstdin\b`)
+// What a clause of the record says, once read.
+type readingKind int
 
-	eightScopeRe      = regexp.MustCompile(`\b8\s*(?:/|of|out of)\s*8\b|\beight\b|\ball 8\b|\b8 passed\b`)
-	acceptanceScopeRe = regexp.MustCompile(`\bacceptance\b`)
-	// Script names say how tests ran, not which passed.
-	scriptRe        = regexp.MustCompile(`[\w./-]*\.sh\b`)
-	boundaryScopeRe = regexp.MustCompile(`\bboundary\b|\bsymlinks?\b|\btraversal\b|\bescapes?\b`)
-	allScopeRe      = regexp.MustCompile(`\ball\b|\bevery\b|\beverything\b|\ballpass\b`)
+const (
+	readNone   readingKind = iota // says nothing the run could refute
+	readPass                      // claims tests or behaviours came out as required
+	readAdmit                     // admits a failure
+	readPlan                      // speaks of the future or leaves it open
+	readOwn                       // about the learner's own tests: not refutable by this run
+	readUnread                    // looks like a claim, but the reader cannot tell about what
 )
 
-// scope is the set of checks a claim speaks for.
+// scope is a set of checks a claim speaks for without naming them.
 type scope int
 
 const (
@@ -34,141 +26,354 @@ const (
 	scopeBoundary
 	scopeAcceptance
 	scopeAll
+	scopePassage // the returned N2 passage: check 1
 )
 
-// passClaim reports whether a line claims that tests passed, and for
-// which checks. inBoundaryField widens a bare "passed" to the boundary
-// checks, the field's subject.
-func passClaim(line string, inBoundaryField bool) (scope, string) {
-	l := strings.ToLower(clean(leadRe.ReplaceAllString(line, "")))
-	l = scriptRe.ReplaceAllString(l, " ")
-	l = countRe.ReplaceAllString(l, " ")
-	l = noFailRe.ReplaceAllString(l, " allpass ")
-	// A claim is made by one clause, which also names what it speaks for:
-	// "Isolation: read-only except the temp folders. Result: 28 passed,
-	// 0 failed" claims a pass, though the line holds "except".
-	claimed := ""
-	for _, clause := range clauseRe.Split(l, -1) {
-		pos := passRe.MatchString(clause)
-		for _, m := range ratioRe.FindAllStringSubmatch(clause, -1) {
-			a, _ := strconv.Atoi(m[1])
-			b, _ := strconv.Atoi(m[2])
-			if a == b && a > 0 {
-				pos = true
-			} else if a < b {
-				return scopeNone, ""
+// reading is one clause read.
+type reading struct {
+	kind   readingKind
+	tests  []int    // acceptance tests named (by number, wording or subject)
+	checks []string // checks named ("check 17") or owning a forbidden behaviour
+	scope  scope
+	// claim says in words what a forbidden-behaviour reading claims.
+	claim string
+	// exceptTests and exceptChecks are left out of the claim; allow is a
+	// number of unnamed failures it admits ("all but one"), -1 if none.
+	exceptTests  []int
+	exceptChecks []string
+	allow        int
+	// ratio "a of b passed" with a < b.
+	ratioA, ratioB int
+	// count "N passed, M failed" as the harness prints it.
+	countFailed int
+	hasCount    bool
+	why         string // for readUnread: why it could not be read
+}
+
+var (
+	checkIDsRe   = regexp.MustCompile(`\bchecks?\s*(?:#|no\.?|nr\.?|n°)?\s*(\d+(?:\.\d+)?(?:\s*(?:,|/|&|and|y|et|und|e|or|-|to)\s*#?\d+(?:\.\d+)?)*)`)
+	checkRangeRe = regexp.MustCompile(`^(\d+)\s*(?:-|to)\s*(\d+)$`)
+	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
+	digitsRe     = regexp.MustCompile(`\d+(?:\.\d+)?`)
+	// everyCheckRe: words for every check even in "Boundary tests run":
+	// "all checks", "everything", "it all" and the singular "all" of the
+	// other languages ("todo funciona", "alles grün").
+	everyCheckRe = regexp.MustCompile(`\b(?:all|every)\s+(?:the\s+)?(?:\d+\s+)?checks?\b|\ballpass\b|\bthegrader\b|\beverything\b|\bit all\b|\ball of it\b|\btodo\b|\btout\b|\balles\b|\btudo\b|\btutto\b`)
+	notFoundRe   = regexp.MustCompile(`\b(?:not|nothing|never) found\b`)
+	failedWordRe = wordsRe("failed", "fails", "failing")
+	bareDigitRe  = regexp.MustCompile(`(?:^|[\s,(#])(\d)(?:$|[\s,).:])`)
+	// harnessNameRe: the harness's own names, which hold the word
+	// "acceptance" but speak for all of its checks.
+	harnessNameRe = regexp.MustCompile(`\bacceptance (?:harness|script|run|checks|grader)\b`)
+	rangeRe       = regexp.MustCompile(`^(\d)\s*(?:-|–|to|a|bis)\s*(\d)$`)
+	countWord     = map[string]int{"one": 1, "1": 1, "uno": 1, "una": 1, "un": 1, "une": 1, "eins": 1, "einen": 1, "einem": 1, "um": 1, "uma": 1,
+		"two": 2, "2": 2, "dos": 2, "deux": 2, "zwei": 2, "dois": 2, "duas": 2, "due": 2, "three": 3, "3": 3, "tres": 3, "trois": 3, "drei": 3, "tre": 3}
+	// words that, in the passage field, say the passage matched
+	passageMatchRe = wordsRe("match", "matches", "matched", "identical", "same", "exact", "exactly", "byte-for-byte", "byte for byte", "verbatim",
+		"coincide*", "igual", "identico", "identique", "identisch", "ubereinstimm*", "stimmt", "corrisponde", "uguale")
+	// exception words after which "the X" names a test; "but" and kin only
+	// when a test or count follows.
+	strictExceptRe = wordsRe("except", "except for", "excepting", "apart from", "other than", "besides", "all but", "save",
+		"excepto", "salvo", "menos", "sauf", "a part", "ausser", "bis auf", "exceto", "tranne", "eccetto")
+)
+
+// countWordIn returns the first count word of s ("one", "2", "uno"), or "".
+func countWordIn(s string) string {
+	for _, w := range strings.Fields(s) {
+		w = strings.Trim(w, ",.;:()")
+		if _, ok := countWord[w]; ok {
+			return w
+		}
+	}
+	return ""
+}
+
+// namedTests finds the acceptance tests and checks a text names.
+func namedTests(t string) (tests []int, checks []string) {
+	for _, m := range checkIDsRe.FindAllStringSubmatch(t, -1) {
+		if r := checkRangeRe.FindStringSubmatch(strings.TrimSpace(m[1])); r != nil {
+			a, _ := strconv.Atoi(r[1])
+			b, _ := strconv.Atoi(r[2])
+			for n := a; n <= b && b-a < 30; n++ {
+				checks = append(checks, strconv.Itoa(n))
 			}
-		}
-		if pos && !negRe.MatchString(clause) && claimed == "" {
-			claimed = clause
-		}
-	}
-	if claimed == "" {
-		return scopeNone, ""
-	}
-	l = claimed
-	// The narrowest scope the claiming clause names wins: "all boundary tests" speaks
-	// for the boundary checks, "all 8" or "all acceptance tests" for the
-	// specification's eight.
-	switch {
-	case boundaryScopeRe.MatchString(l) && !eightScopeRe.MatchString(l) && !acceptanceScopeRe.MatchString(l):
-		return scopeBoundary, "the boundary tests passed"
-	case eightScopeRe.MatchString(l) || acceptanceScopeRe.MatchString(l):
-		return scopeAcceptance, "the acceptance tests passed"
-	case allScopeRe.MatchString(l):
-		return scopeAll, "every test passed"
-	case inBoundaryField:
-		return scopeBoundary, "the boundary tests passed"
-	}
-	return scopeNone, ""
-}
-
-func (s scope) covers(c *Check) bool {
-	switch s {
-	case scopeBoundary:
-		return c.isBoundary()
-	case scopeAcceptance:
-		return c.isAcceptance()
-	case scopeAll:
-		return true
-	}
-	return false
-}
-
-func failedWhere(run *Run, keep func(*Check) bool) []Check {
-	var out []Check
-	for i := range run.Checks {
-		c := &run.Checks[i]
-		if c.Status == StatusFail && keep(c) {
-			out = append(out, *c)
-		}
-	}
-	return out
-}
-
-// valueLine is the first of a field's lines that carries its value.
-func valueLine(f *field) srcLine {
-	if _, v, _ := labelLine(f.Lines[0].Text); strings.TrimSpace(v) == "" && len(f.Lines) > 1 {
-		return f.Lines[1]
-	}
-	return f.Lines[0]
-}
-
-func contradictions(p parsed, run *Run) []Contradiction {
-	var out []Contradiction
-	// Claims that tests passed, line by line, in every field but the one
-	// listing what was not verified.
-	for _, name := range fieldNames {
-		f, ok := p[name]
-		if !ok || name == fieldUnverified {
 			continue
 		}
-		for _, ln := range f.Lines {
-			text := ln.Text
-			if _, v, ok := labelLine(text); ok {
-				text = v // the label itself names the boundary tests
-			}
-			sc, claim := passClaim(text, name == fieldBoundary)
-			if sc == scopeNone {
-				continue
-			}
-			if refuted := failedWhere(run, sc.covers); len(refuted) > 0 {
-				out = append(out, Contradiction{Field: name, Line: ln.N, Quote: strings.TrimSpace(ln.Text), Claim: claim, Checks: refuted})
-			}
+		checks = append(checks, digitsRe.FindAllString(m[1], -1)...)
+	}
+	t = checkIDsRe.ReplaceAllString(t, " ")
+	seen := map[int]bool{}
+	add := func(n int) {
+		if n >= 1 && n <= 8 && !seen[n] {
+			seen[n] = true
+			tests = append(tests, n)
 		}
 	}
-	integration := failedWhere(run, (*Check).isIntegration)
-	if len(integration) == 0 {
-		return out
+	for _, m := range testIDsRe.FindAllStringSubmatch(t, -1) {
+		if r := rangeRe.FindStringSubmatch(strings.TrimSpace(m[1])); r != nil {
+			a, _ := strconv.Atoi(r[1])
+			b, _ := strconv.Atoi(r[2])
+			for n := a; n <= b; n++ {
+				add(n)
+			}
+			continue
+		}
+		for _, d := range digitsRe.FindAllString(m[1], -1) {
+			n, _ := strconv.Atoi(d)
+			add(n)
+		}
 	}
-	if f, ok := p[fieldIntegration]; ok && claimsDone(f.Value) {
-		ln := valueLine(f)
-		out = append(out, Contradiction{Field: f.Name, Line: ln.N, Quote: strings.TrimSpace(ln.Text),
-			Claim: "integration (tool discovery and a tool call) was demonstrated", Checks: integration})
+	for n := 1; n <= 8; n++ {
+		if subjectWords[n].MatchString(t) {
+			add(n)
+		}
 	}
-	// A server that fails discovery and both searches gave no usable stdio
-	// reply at all: a record naming stdio claims a transport it did not
-	// speak. Failing check 8 alone (say, a slow exit) does not refute it.
-	noStdio := failedWhere(run, func(c *Check) bool { return c.ID == "1" || c.ID == "2" || c.ID == "8" })
-	if f, ok := p[fieldTransport]; ok && len(noStdio) == 3 {
-		for _, ln := range f.Lines {
-			if stdioRe.MatchString(strings.ToLower(ln.Text)) {
-				out = append(out, Contradiction{Field: f.Name, Line: ln.N, Quote: strings.TrimSpace(ln.Text),
-					Claim: "the server speaks MCP over stdio", Checks: noStdio})
+	for _, s := range checkSubjects {
+		if s.re.MatchString(t) {
+			checks = append(checks, s.checks...)
+		}
+	}
+	return tests, checks
+}
+
+// readClause reads one clause (folded) of a line in the given field.
+func readClause(c, field string, num int) reading {
+	r := reading{allow: -1}
+	c = scriptRe.ReplaceAllStringFunc(c, func(s string) string {
+		if strings.Contains(s, "acceptance") {
+			return " thegrader "
+		}
+		return " " + strings.ReplaceAll(s, ".", " ") + " "
+	})
+	c = harnessNameRe.ReplaceAllString(c, " thegrader ")
+	c = countRe.ReplaceAllString(c, " ")
+	if m := passedCountRe.FindStringSubmatch(c); m != nil {
+		r.kind, r.hasCount, r.scope = readPass, true, scopeAll
+		r.countFailed, _ = strconv.Atoi(m[2])
+		return r
+	}
+	c = noFailRe.ReplaceAllString(c, " allpass ")
+	// "not found" is the right answer for an absent phrase and the wrong
+	// one for sign-in: it says nothing by itself.
+	c = notFoundRe.ReplaceAllString(c, " ")
+	if ownRe.MatchString(c) && !harnessRe.MatchString(c) && !acceptanceScopeRe.MatchString(c) {
+		if passRe.MatchString(c) || passSymRe.MatchString(c) || failRe.MatchString(c) || ratioRe.MatchString(c) {
+			r.kind = readOwn
+		}
+		return r
+	}
+	// The exception: what follows "except" and its kin is left out.
+	main := c
+	if loc := exceptRe.FindStringIndex(c); loc != nil {
+		tail := c[loc[1]:]
+		tt, tc := namedTests(tail)
+		strict := strictExceptRe.MatchString(c[loc[0]:loc[1]])
+		n := -1
+		for _, w := range strings.Fields(tail) {
+			if v, ok := countWord[strings.Trim(w, ",.;:()")]; ok {
+				n = v
 				break
 			}
 		}
+		lead := strings.TrimSpace(c[:loc[0]]) == ""
+		allBut := strings.Contains(c[loc[0]:loc[1]], "all but")
+		switch {
+		case lead && !allBut:
+			// "but the oversized file test fails": a clause of its own.
+			main = tail
+		case len(tt) > 0 || len(tc) > 0 || strict || n >= 0:
+			main = c[:loc[0]]
+			r.exceptTests, r.exceptChecks = tt, tc
+			if len(tt) == 0 && len(tc) == 0 {
+				if n < 0 {
+					r.kind, r.why = readUnread, "an exception that names no test"
+					return r
+				}
+				r.allow = n
+				// The claim goes on after the count: "all but one passed";
+				// in "all passed but one failed" it is already said.
+				w := countWordIn(tail)
+				if after := tail[strings.Index(tail, w)+len(w):]; !failRe.MatchString(after) {
+					main += " " + after
+				}
+				if allBut {
+					main += " all"
+				}
+			}
+		}
+	}
+	r.tests, r.checks = namedTests(main)
+	if len(r.tests) == 0 && len(r.checks) == 0 && num > 0 {
+		r.tests = []int{num}
+	}
+	absent := absenceRe.MatchString(main)
+	failing := negPassRe.MatchString(main) || failRe.MatchString(main) || failSymRe.MatchString(main)
+	// "all 8 passed, nothing leaked" is read for its scope; the absence
+	// reading is for a clause that names no test and no scope.
+	scoped := (passRe.MatchString(main) || passSymRe.MatchString(main)) &&
+		(len(r.tests) > 0 || len(r.checks) > 0 || acceptanceScopeRe.MatchString(main) || allScopeRe.MatchString(main) || boundaryScopeRe.MatchString(main))
+	if !scoped && !failing {
+		for _, f := range forbiddenRules {
+			if f.positive != nil && f.positive.MatchString(main) {
+				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
+				r.tests = nil
+				return r
+			}
+		}
+	}
+	if absent && !scoped && !negPassRe.MatchString(main) && !failedWordRe.MatchString(main) {
+		for _, f := range forbiddenRules {
+			if f.firstPerson && firstPersonRe.MatchString(main) {
+				continue // "I didn't write a test for it" speaks of the learner
+			}
+			if f.re.MatchString(main) {
+				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
+				r.tests = nil
+				return r
+			}
+		}
+		if unobservedRe.MatchString(main) {
+			r.kind, r.why = readUnread, "a behaviour no check of this run observes"
+			return r
+		}
+	}
+	switch {
+	case failing:
+		r.kind = readAdmit
+		if len(r.tests) == 0 && len(r.checks) == 0 {
+			for _, m := range bareDigitRe.FindAllStringSubmatch(main, -1) {
+				if n := smallNumber(m[1]); n > 0 {
+					r.tests = append(r.tests, n)
+				}
+			}
+		}
+		return r
+	case planRe.MatchString(main):
+		r.kind = readPlan
+		return r
+	}
+	pos := passRe.MatchString(main) || passSymRe.MatchString(main)
+	if field == fieldPassage && passageMatchRe.MatchString(main) {
+		pos = true
+	}
+	for _, m := range ratioRe.FindAllStringSubmatch(main, -1) {
+		a, _ := strconv.Atoi(m[1])
+		b, _ := strconv.Atoi(m[2])
+		if b == 0 || a > b {
+			continue
+		}
+		pos = true
+		if a < b {
+			r.ratioA, r.ratioB = a, b
+		}
+		if len(r.tests) == 0 && len(r.checks) == 0 {
+			if b == 8 {
+				r.scope = scopeAcceptance
+			} else if b > 8 && !boundaryScopeRe.MatchString(main) {
+				r.scope = scopeAll
+			}
+		}
+	}
+	if !pos {
+		return r
+	}
+	r.kind = readPass
+	if len(r.tests) > 0 || len(r.checks) > 0 || r.scope != scopeNone {
+		return r
+	}
+	switch {
+	case field == fieldPassage:
+		r.scope = scopePassage
+	case boundaryScopeRe.MatchString(main) && !acceptanceScopeRe.MatchString(main):
+		r.scope = scopeBoundary
+	case acceptanceScopeRe.MatchString(main):
+		r.scope = scopeAcceptance
+	case field == fieldBoundary && allScopeRe.MatchString(main) && !everyCheckRe.MatchString(main):
+		// "all passed" in "Boundary tests run" speaks for the field's tests.
+		r.scope = scopeBoundary
+	case allScopeRe.MatchString(main) || harnessRe.MatchString(main):
+		r.scope = scopeAll
+	case field == fieldBoundary:
+		r.scope = scopeBoundary
+	case field == fieldSource || field == fieldTransport || field == fieldIntegration:
+		r.kind = readNone // "works" there speaks of the client, read by the stdio and integration rules
+	default:
+		r.kind, r.why = readUnread, "a claim that names no test"
+	}
+	return r
+}
+
+// readLine reads every clause of one line.
+func readLine(d *docLine) []reading {
+	body := unquote(fold(d.body))
+	var clauses []string
+	if strings.HasPrefix(strings.TrimSpace(d.Text), "|") {
+		clauses = []string{body} // a table row is one claim
+	} else {
+		clauses = clauseRe.Split(body, -1)
+	}
+	var out []reading
+	for _, c := range clauses {
+		if strings.TrimSpace(c) == "" {
+			continue
+		}
+		// A clause that both claims and admits or defers is read by its
+		// comma-separated parts: "tests 1-5 pass, 6-8 pending".
+		pass := passRe.MatchString(c) || passSymRe.MatchString(c)
+		c = noFailRe.ReplaceAllString(c, " allpass ")
+		other := planRe.MatchString(c) || failRe.MatchString(c) || failSymRe.MatchString(c)
+		if parts := strings.Split(c, ","); pass && other && len(parts) > 1 && !passedCountRe.MatchString(c) {
+			for _, part := range parts {
+				if strings.TrimSpace(part) != "" {
+					out = append(out, readClause(part, d.field, d.num))
+				}
+			}
+			continue
+		}
+		out = append(out, readClause(c, d.field, d.num))
 	}
 	return out
 }
 
-// claimsDone reads a field such as "Integration demonstrated" as a yes
-// unless it starts by denying or deferring it.
-func claimsDone(value string) bool {
-	v := strings.TrimSpace(value)
-	if v == "" || strings.Contains(v, "___") {
-		return false
+// claimWords says in words what a pass reading claims.
+func (r reading) claimWords() string {
+	var s string
+	switch {
+	case r.hasCount:
+		return "this run's failures were fewer than they are (" + strconv.Itoa(r.countFailed) + " failed)"
+	case r.claim != "":
+		return r.claim
+	case len(r.checks) > 0:
+		s = "check"
+		if len(r.checks) > 1 {
+			s = "checks"
+		}
+		s += " " + strings.Join(r.checks, ", ") + " passed"
+	case len(r.tests) == 1:
+		s = testTitles[r.tests[0]] + " passed"
+	case len(r.tests) > 1:
+		var names []string
+		for _, t := range r.tests {
+			names = append(names, strconv.Itoa(t))
+		}
+		s = "tests " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1] + " passed"
+	case r.scope == scopeAcceptance:
+		s = "the acceptance tests passed"
+	case r.scope == scopeBoundary:
+		s = "the boundary tests passed"
+	case r.scope == scopeAll:
+		s = "every check passed"
+	case r.scope == scopePassage:
+		s = "the returned N2 passage is exact"
 	}
-	l := strings.ToLower(v)
-	return !negativeStartRe.MatchString(l) && !strings.Contains(l, "not demonstrated") && !strings.Contains(l, "not yet")
+	if r.ratioB > 0 {
+		s = strconv.Itoa(r.ratioA) + " of " + strconv.Itoa(r.ratioB) + " passed"
+		if r.scope == scopeAcceptance {
+			s += " (acceptance tests)"
+		}
+	}
+	if len(r.exceptTests) > 0 || len(r.exceptChecks) > 0 || r.allow > 0 {
+		s += ", with the exceptions it names"
+	}
+	return s
 }

@@ -3,10 +3,13 @@ package record
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"regexp"
 	"strings"
+	"syscall"
+	"time"
 )
 
 // State is the one-word grade of a record.
@@ -28,7 +31,8 @@ type Problem struct {
 	Line int `json:"line,omitempty"`
 }
 
-// Contradiction is a claim of the record that the run refutes.
+// Contradiction is a claim of the record that the run refutes. Each claim
+// line is reported once.
 type Contradiction struct {
 	Field string `json:"field"`
 	// Line and Quote are the record's line, as written.
@@ -36,8 +40,24 @@ type Contradiction struct {
 	Quote string `json:"quote"`
 	// Claim says in words what the line claims.
 	Claim string `json:"claim"`
-	// Refuted by these checks of the run (with their evidence).
+	// Checks are every check of the run that refutes it, with their full
+	// evidence.
 	Checks []Check `json:"checks"`
+	// Check is the refuting check whose evidence line is quoted here, and
+	// Evidence that line; empty when every refuting check's line was
+	// already quoted under an earlier contradiction.
+	Check    string `json:"check,omitempty"`
+	Evidence string `json:"evidence,omitempty"`
+	// See lists the other refuting checks, for "see check N".
+	See []string `json:"see,omitempty"`
+}
+
+// Quoted is a line of the record quoted for a person to read.
+type Quoted struct {
+	Field string `json:"field,omitempty"`
+	Line  int    `json:"line"`
+	Quote string `json:"quote"`
+	Why   string `json:"why"`
 }
 
 // Verdict is the grade of one record against one run.
@@ -46,22 +66,72 @@ type Verdict struct {
 	File           string          `json:"file"`
 	Problems       []Problem       `json:"problems,omitempty"`
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
+	// Unread are the claim lines the reader could not read (a claim that
+	// names no test, an exception that names none, a behaviour no check
+	// observes): never counted as consistent, they are quoted for a person
+	// to read. UnreadLines is their number.
+	Unread      []Quoted `json:"unread,omitempty"`
+	UnreadLines int      `json:"unreadLines"`
+	// OwnTests are lines about the learner's own tests, which this run
+	// can neither confirm nor refute.
+	OwnTests []Quoted `json:"ownTests,omitempty"`
+	// Generated is set when the record holds the results block that
+	// `scripts/acceptance.sh --learner-record` writes.
+	Generated bool `json:"generated,omitempty"`
+	// Notes are differences between pasted or generated results and this
+	// run that claim no more than it shows (a check the record says failed
+	// and this run passed): the record is from another run.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // CheckFile grades the record at path against run. A file that does not
 // exist is Missing; any other read error is returned.
+// A record longer than maxRecord is read up to maxRecord and reported
+// incomplete: a learner's record is a page, and reading is linear in its
+// length (about 0.7 s for 256 KiB on a busy 2-core machine).
 func CheckFile(path string, run *Run) (*Verdict, error) {
-	b, err := os.ReadFile(path)
+	// The record is the learner's file: a symlink could make the
+	// verdict quote a file of the grader's, and a FIFO would hang it.
+	fi, err := os.Lstat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Verdict{State: Missing, File: path}, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("reading completion record: %w", err)
 	}
+	notRegular := &Verdict{State: Incomplete, File: path, Problems: []Problem{{Field: "COMPLETION.md",
+		Why: "not a regular file (a symbolic link, directory, FIFO or device): not read"}}}
+	if !fi.Mode().IsRegular() {
+		return notRegular, nil
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, fmt.Errorf("reading completion record: %w", err)
+	}
+	defer f.Close()
+	if fi2, err := f.Stat(); err != nil || !fi2.Mode().IsRegular() || !os.SameFile(fi, fi2) {
+		return notRegular, nil
+	}
+	b, err := io.ReadAll(io.LimitReader(f, maxRecord+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading completion record: %w", err)
+	}
+	long := len(b) > maxRecord
+	if long {
+		b = b[:maxRecord]
+	}
 	v := Judge(string(b), run)
 	v.File = path
+	if long {
+		v.Problems = append(v.Problems, Problem{Field: "COMPLETION.md", Why: fmt.Sprintf("longer than %d KiB: only its first %d KiB were read", maxRecord>>10, maxRecord>>10)})
+		if v.State == Consistent {
+			v.State = Incomplete
+		}
+	}
 	return v, nil
 }
+
+const maxRecord = 256 << 10
 
 // Judge grades a record's text against run. With a nil run only Missing
 // and Incomplete can be decided; no claim is contradicted.
@@ -72,10 +142,11 @@ func Judge(text string, run *Run) *Verdict {
 		return v
 	}
 	p := parse(text)
-	v.Problems = completeness(p)
+	v.Problems = completeness(p, run)
 	if run != nil {
-		v.Contradictions = contradictions(p, run)
+		readClaims(p, run, v)
 	}
+	v.UnreadLines = len(v.Unread)
 	switch {
 	case len(v.Contradictions) > 0:
 		v.State = Contradicted
@@ -87,60 +158,26 @@ func Judge(text string, run *Run) *Verdict {
 	return v
 }
 
-var (
-	negativeStartRe = regexp.MustCompile(`(?i)^(?:no|not|none|pending|n/?a|todo|tbd|planned|later|unknown|nobody|-|—|–)(?:\b|$)`)
-	dateRe          = regexp.MustCompile(`(?i)\b\d{4}-\d{1,2}-\d{1,2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\b\d{1,2}[./]\d{1,2}[./]\d{2,4}\b|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,?\s+\d{4}\b|\b\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?,?\s+\d{4}\b`)
-	byNameRe        = regexp.MustCompile(`(?i)\bby\s+(@?[\p{L}][\p{L}'’.-]*)`)
-	capWordRe       = regexp.MustCompile(`\b\p{Lu}[\p{Ll}'’]+(?:-\p{Lu}[\p{Ll}'’]+)?\b|@[\w.-]+|[\w.+-]+@[\w-]+\.[\w.]+`)
-)
+var negativeStartRe = regexp.MustCompile(`^(?:no|not|none|nobody|no one|pending|n/?a|todo|tbd|planned|later|unknown|nein|non|nao|nadie|personne|niemand|nessuno|ninguem|pendiente|en attente|ausstehend|pendente|in sospeso|-|—|–)(?:\b|$)`)
 
-// notNames are capitalised words a passage line uses that name no person.
-var notNames = map[string]bool{}
-
-func init() {
-	for _, w := range strings.Fields(`yes no not none pending checked compared manually manual verified
-		confirmed done matches matched match identical exact exactly passage passages sample notes note
-		on by the it i we and with against in of at to a an this that these those same both see
-		ok okay true today yesterday n2 file files line lines byte bytes harness script scripts test
-		tests tested read looked looks look reviewed review me myself self hand eye eyes diff
-		january february march april may june july august september october november december
-		jan feb mar apr jun jul aug sep sept oct nov dec monday tuesday wednesday thursday friday
-		saturday sunday utc gmt claude desktop cursor code vs md markdown python go node mcp stdio
-		server client tool sign sign-in signin found returned output result results character
-		characters all every whitespace including correct correctly person nobody later todo tbd`) {
-		notNames[w] = true
+func runYear(run *Run) (int, time.Time) {
+	if run == nil || run.Date.IsZero() {
+		return 0, time.Time{}
 	}
+	d := run.Date.UTC()
+	return d.Year(), time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-// namesPerson reports whether the text names someone: the word after "by"
-// or a capitalised word that is not a common word, a handle or an email.
-func namesPerson(text string) bool {
-	text = dateRe.ReplaceAllString(text, " ")
-	for _, m := range byNameRe.FindAllStringSubmatch(text, -1) {
-		if !notNames[strings.ToLower(strings.Trim(m[1], ".-'’"))] {
-			return true
-		}
-	}
-	for _, w := range capWordRe.FindAllString(text, -1) {
-		if strings.ContainsRune(w, '@') {
-			return true
-		}
-		if !notNames[strings.ToLower(w)] {
-			return true
-		}
-	}
-	return false
-}
-
-func completeness(p parsed) []Problem {
+func completeness(p parsed, run *Run) []Problem {
 	var out []Problem
+	year, day := runYear(run)
 	for _, name := range fieldNames {
-		f, ok := p[name]
+		f, ok := p.fields[name]
 		switch {
 		case !ok:
 			out = append(out, Problem{Field: name, Why: "field absent"})
 			continue
-		case strings.TrimSpace(strings.Trim(f.Value, "_")) == "":
+		case strings.TrimSpace(strings.Trim(f.Value, "_ ")) == "":
 			out = append(out, Problem{Field: name, Why: "empty or still ___", Line: f.Lines[0].N})
 			continue
 		case strings.Contains(f.Value, "___"):
@@ -151,14 +188,23 @@ func completeness(p parsed) []Problem {
 			continue
 		}
 		var missing []string
-		if negativeStartRe.MatchString(f.Value) {
+		value := fold(f.Value)
+		if negativeStartRe.MatchString(value) || planRe.MatchString(value) && !passageMatchRe.MatchString(value) {
 			missing = append(missing, "says no person has checked it")
 		} else {
-			if !namesPerson(f.Value) {
-				missing = append(missing, "names no person")
+			if ok, why := person(f.Value, namesAuthor(p, year), year); !ok {
+				missing = append(missing, why)
 			}
-			if !dateRe.MatchString(f.Value) {
+			found, dates, _ := datesIn(f.Value, year)
+			if !found {
 				missing = append(missing, "gives no date")
+			} else if !day.IsZero() {
+				for _, ds := range dates {
+					if allAfter(ds, day) {
+						missing = append(missing, fmt.Sprintf("is dated %s, after the run on %s", ds[0].Format("2006-01-02"), day.Format("2006-01-02")))
+						break
+					}
+				}
 			}
 		}
 		if len(missing) > 0 {
@@ -166,4 +212,23 @@ func completeness(p parsed) []Problem {
 		}
 	}
 	return out
+}
+
+func allAfter(ds []time.Time, day time.Time) bool {
+	for _, d := range ds {
+		if !d.After(day) {
+			return false
+		}
+	}
+	return true
+}
+
+// claimsDone reads a field such as "Integration demonstrated" as a yes
+// unless it denies or defers it.
+func claimsDone(value string) bool {
+	v := fold(value)
+	if v == "" || strings.Contains(v, "___") {
+		return false
+	}
+	return !negativeStartRe.MatchString(v) && !planRe.MatchString(v) && !failRe.MatchString(v) && !strings.Contains(v, "not demonstrated")
 }

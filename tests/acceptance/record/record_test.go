@@ -2,6 +2,7 @@ package record
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -105,8 +106,16 @@ func TestJudge(t *testing.T) {
 		{
 			name:   "honest about failures",
 			record: fill("6 of 8 passed; 4 and 5 failed", "MCP Inspector, stdio", "pending: not tried with a desktop client"),
-			run:    runWith("4", "5", "8"),
+			run:    runWith("4", "5"),
 			want:   summary{State: Consistent},
+		},
+		{
+			name:   "a count of passes above the run's",
+			record: fill("6 of 8 passed; 4 and 5 failed", "MCP Inspector, stdio", "pending: not tried with a desktop client"),
+			run:    runWith("4", "5", "8"),
+			want: summary{State: Contradicted, Contradictions: []string{
+				"Boundary tests run: 6 of 8 passed; 4 and 5 failed => 8",
+			}},
 		},
 		{
 			name:   "8/8 claimed, boundary failed",
@@ -179,21 +188,28 @@ func TestJudge(t *testing.T) {
 			}},
 		},
 		{
-			name:   "stdio claimed, no reply over stdio at all",
-			record: fill("none ran: the server did not start", "Claude Desktop over stdio", "pending"),
+			name:   "stdio claimed to work, no reply over stdio at all",
+			record: fill("none ran: the server did not start", "Claude Desktop over stdio, works", "pending"),
 			run:    runWith("1", "2", "3", "4", "5", "6", "8"),
 			want: summary{State: Contradicted, Contradictions: []string{
-				"Client and transport: Claude Desktop over stdio => 1 2 8",
+				"Client and transport: Claude Desktop over stdio, works => 1 2 8",
 			}},
+		},
+		{
+			name:   "stdio named, integration pending, no reply over stdio: no claim",
+			record: fill("none ran: the server did not start", "Claude Desktop over stdio", "pending"),
+			run:    runWith("1", "2", "3", "4", "5", "6", "8"),
+			want:   summary{State: Consistent},
 		},
 		{
 			name: "bold, list markers, case, multi-line values",
 			record: "## Completion record\n\n- **server source created:** `server.py`\n* __BOUNDARY TESTS RUN__: see below\n  - 8 out of 8 passed ✅\n" +
 				"1. **Exact passage manually checked**: compared by grace on March 3, 2026\n- *Client and transport*: Inspector / stdio\n" +
-				"- **Integration Demonstrated:**\n  tools/list and tools/call in the Inspector\n- Unverified behaviour:\n  - HTTP\n\n## Notes\nBoundary tests: all passed (this line is not a field)\n",
+				"- **Integration Demonstrated:**\n  tools/list and tools/call in the Inspector\n- Unverified behaviour:\n  - HTTP\n\n## Notes\nBoundary tests: all passed (a repeated label, read as a claim)\n",
 			run: runWith("7"),
 			want: summary{State: Contradicted, Contradictions: []string{
 				"- 8 out of 8 passed ✅ => 7",
+				"Boundary tests: all passed (a repeated label, read as a claim) => 7",
 			}},
 		},
 		{
@@ -292,8 +308,20 @@ func TestRepositoryRecord(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.State != Contradicted || len(v.Contradictions) != 1 || !strings.HasPrefix(v.Contradictions[0].Quote, "**Boundary tests run:**") {
-		t.Errorf("failing run: %+v", summarise(v))
+	// The record's "29 passed, 0 failed" (twice), and its table's PASS row
+	// for check 5, each claim what the run refutes; only the first quotes
+	// check 5's evidence line.
+	var got []string
+	for _, c := range v.Contradictions {
+		got = append(got, fmt.Sprintf("%s check=%s see=%v", strings.Fields(c.Quote)[0], c.Check, c.See))
+	}
+	want2 := []string{
+		"Written check=5 see=[]",
+		"**Boundary check= see=[5]",
+		"| check= see=[5]",
+	}
+	if diff := cmp.Diff(want2, got); v.State != Contradicted || diff != "" {
+		t.Errorf("failing run %s (-want +got):\n%s", v.State, diff)
 	}
 }
 
@@ -302,9 +330,42 @@ func TestCheckFileMissing(t *testing.T) {
 	if err != nil || v.State != Missing {
 		t.Errorf("CheckFile of no file = %+v, %v; want missing", v, err)
 	}
+	// A directory, a symlink (to a record, or to a file of the grader's)
+	// and a FIFO are not read: the record must be the learner's own file.
 	dir := t.TempDir()
-	if _, err := CheckFile(dir, runWith()); err == nil {
-		t.Errorf("CheckFile of a directory: no error")
+	good := filepath.Join(dir, "good.md")
+	if err := os.WriteFile(good, []byte(fill("8/8 passed", "stdio", "pending")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.md")
+	if err := os.Symlink(good, link); err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{dir, link}
+	fifo := filepath.Join(dir, "fifo.md")
+	switch err := mkfifo(fifo); {
+	case err == nil:
+		paths = append(paths, fifo)
+	case errors.Is(err, errNoFIFO):
+		t.Log("this system has no FIFOs: the FIFO case is not run")
+	default:
+		t.Fatal(err)
+	}
+	for _, p := range paths {
+		v, err := CheckFile(p, runWith())
+		if err != nil || v.State != Incomplete || len(v.Problems) != 1 || !strings.Contains(v.Problems[0].Why, "not a regular file") {
+			t.Errorf("CheckFile(%s) = %+v, %v; want incomplete, not read", p, v, err)
+		}
+	}
+	// A record past the bound is read up to it and reported.
+	big := filepath.Join(dir, "big.md")
+	text := fill("8/8 passed", "stdio", "pending") + strings.Repeat("padding line\n", maxRecord/13+1)
+	if err := os.WriteFile(big, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err = CheckFile(big, runWith())
+	if err != nil || v.State != Incomplete || len(v.Problems) != 1 || !strings.Contains(v.Problems[0].Why, "only its first 256 KiB") {
+		t.Errorf("CheckFile of a long record = %+v, %v", v, err)
 	}
 }
 

@@ -1,8 +1,11 @@
 // Package record reads a learner's completion record (the specification's
-// six "Completion record" fields, as in COMPLETION.md) and grades it against
-// an acceptance run: missing, incomplete, contradicted or consistent. Every
-// contradiction it reports quotes the record's line beside the run's
-// evidence; it never edits the record.
+// six "Completion record" fields, as in COMPLETION.md) as an instructor
+// reads it, and grades it against an acceptance run: missing, incomplete,
+// contradicted or consistent. Every contradiction quotes the record's line
+// beside the evidence of the check that refutes it; a claim line it cannot
+// read is counted and quoted, never taken as consistent; it never edits a
+// record. Generate writes a record for a run, which the same reader
+// recognises and compares with the run it is graded against.
 package record
 
 import (
@@ -12,18 +15,36 @@ import (
 	"io"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Run is the part of an acceptance run (`acceptance --json`) that a record
 // is graded against. Fields beyond these are kept by callers as raw JSON.
 type Run struct {
-	Server    string  `json:"server"`
-	Isolation string  `json:"isolation"`
-	Passed    int     `json:"passed"`
-	Failed    int     `json:"failed"`
-	Warnings  int     `json:"warnings"`
-	Skipped   int     `json:"skipped"`
-	Checks    []Check `json:"checks"`
+	// Date is when the run started; a record's date after it is reported.
+	Date   time.Time `json:"date"`
+	Server string    `json:"server"`
+	// ServerSource is --server-source: where the caller says the source is.
+	ServerSource string `json:"serverSource,omitempty"`
+	// Transport, HarnessSDK and N2 go into a generated record.
+	Transport  string  `json:"transport,omitempty"`
+	HarnessSDK string  `json:"harnessSDK,omitempty"`
+	N2         *N2     `json:"n2,omitempty"`
+	Isolation  string  `json:"isolation"`
+	Passed     int     `json:"passed"`
+	Failed     int     `json:"failed"`
+	Warnings   int     `json:"warnings"`
+	Skipped    int     `json:"skipped"`
+	Checks     []Check `json:"checks"`
+}
+
+// N2 is where the harness found the N2 passage, and whether the reply
+// held it byte for byte.
+type N2 struct {
+	File      string `json:"file"`
+	StartLine int    `json:"startLine"`
+	EndLine   int    `json:"endLine"`
+	Identical bool   `json:"identical"`
 }
 
 // Check is one verdict of a run.
@@ -109,28 +130,6 @@ func (r *Run) Find(id string) *Check {
 		}
 	}
 	return nil
-}
-
-// isAcceptance reports whether the check is one of the specification's
-// eight acceptance tests: ids "1" to "8", and sub-checks such as "8.1"
-// only when they are in the acceptance section (protocol basics filed
-// under check 8 are not one of the eight).
-func (c *Check) isAcceptance() bool {
-	n, ok := major(c.ID)
-	if !ok || n < 1 || n > 8 {
-		return false
-	}
-	return !strings.Contains(c.ID, ".") || c.Section == "acceptance"
-}
-
-// isBoundary reports whether the check is about the access boundary:
-// acceptance tests 3 to 7 and every check in the boundary section.
-func (c *Check) isBoundary() bool {
-	if c.Section == "boundary" {
-		return true
-	}
-	n, ok := major(c.ID)
-	return ok && n >= 3 && n <= 7
 }
 
 // isIntegration reports whether the check is the specification's check 8,

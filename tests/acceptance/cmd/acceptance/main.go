@@ -37,6 +37,7 @@ func run() int {
 	server := fs.String("server", "", "server command line; {root} is replaced by the practice root (required)")
 	practice := fs.String("practice-data", "practice-data", "directory copied into the practice root")
 	record := fs.String("record", "", "write the one-page completion record (Markdown) to this file, and its full evidence beside it (FILE.md -> FILE.evidence.md)")
+	learnerRecord := fs.String("learner-record", "", "write a completion record for this run to this file: the specification's six fields with the run's results filled in, ___ where a person must write, and the results check by check (a file an earlier --learner-record wrote keeps what was written in its blanks)")
 	evidenceFile := fs.String("evidence", "", "with --record: write the full evidence to this file instead, linked from the record")
 	asJSON := fs.Bool("json", false, "print machine-readable results instead of text")
 	timeout := fs.Duration("timeout", 10*time.Second, "limit for every request")
@@ -136,6 +137,13 @@ func run() int {
 			return 2
 		}
 		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record, "and its evidence to", evidence)
+	}
+	if *learnerRecord != "" {
+		if err := writeLearnerRecord(*learnerRecord, rep); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: --learner-record:", err)
+			return 2
+		}
+		fmt.Fprintf(os.Stderr, "acceptance: completion record for this run written to %s; fill in each ___\n", *learnerRecord)
 	}
 	if rep.Failed > 0 {
 		return 1

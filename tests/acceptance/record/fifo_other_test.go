@@ -1,0 +1,5 @@
+//go:build !unix
+
+package record
+
+func mkfifo(string) error { return errNoFIFO }
