@@ -407,6 +407,7 @@ func TestGeneratedRecord(t *testing.T) {
 	for _, want := range []string{
 		"  contradicted: line ",
 		"    but check 5 failed: -> tools/call search_notes {\"query\":\"../outside.md\"}\n",
+		"    but check 5 failed: see above\n",
 		"  written by --learner-record: after changing the server, run this command with --learner-record COMPLETION.md to write it again\n",
 	} {
 		if !strings.Contains(term.String(), want) {
