@@ -111,24 +111,28 @@ func TestClassEndToEnd(t *testing.T) {
 		record string
 		// failed checks that must be among the row's; nil: none may fail
 		failed []string
+		// unread claim lines; "" for a record not read
+		unread string
 	}
 	wants := map[string]want{
-		"ada": {"consistent", nil},
-		"bea": {"incomplete", nil},
-		"cal": {"contradicted", []string{"5"}},
-		"dan": {"contradicted", []string{"8"}},
-		"eve": {"missing", []string{"1", "8"}},
-		"fay": {"contradicted", []string{"1", "2", "8"}},
-		"gus": {"consistent", []string{"2"}},
-		"hal": {"incomplete", []string{"1", "8"}},
+		"ada": {"consistent", nil, "0"},
+		"bea": {"incomplete", nil, "1"},
+		"cal": {"contradicted", []string{"5"}, "0"},
+		"dan": {"contradicted", []string{"8"}, "0"},
+		"eve": {"missing", []string{"1", "8"}, ""},
+		// fay's record names the transport and marks integration
+		// pending: a plan, which the stdio rule does not refute.
+		"fay": {"incomplete", []string{"1", "2", "8"}, "0"},
+		"gus": {"consistent", []string{"2"}, "0"},
+		"hal": {"incomplete", []string{"1", "8"}, "0"},
 	}
 	var learners []string
 	for _, row := range rows[1:] {
 		name, failed := row[0], strings.Fields(row[4])
 		learners = append(learners, name)
 		w := wants[name]
-		if row[5] != w.record {
-			t.Errorf("%s: record %s, want %s", name, row[5], w.record)
+		if row[5] != w.record || row[6] != w.unread {
+			t.Errorf("%s: record %s with %q lines unread, want %s with %q", name, row[5], row[6], w.record, w.unread)
 		}
 		if w.failed == nil && (len(failed) > 0 || row[2] != "0") {
 			t.Errorf("%s: failed %q (%s), want none", name, row[4], row[2])
@@ -148,14 +152,16 @@ func TestClassEndToEnd(t *testing.T) {
 	feedback := map[string][]string{
 		"ada": {"## Completion record: consistent", "--server 'go run practice-notes serve -root {root}' --completion COMPLETION.md"},
 		"bea": {"## Completion record: incomplete", `- Incomplete: "Exact passage manually checked" (line 5): names no person and gives no date.`,
+			"### Read these yourself\n\nThe record check could not tell what these lines claim, so it counted them neither for nor against your record; a person reads them against the run.\n\nLine 11, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
+			"### Your own tests, not checked by this run\n\nLine 10 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy own tests (pytest) are green too.\n````\n",
 			"--server 'python3 server.py {root}' --completion COMPLETION.md"},
 		"cal": {"### Check 5:", "What to fix:", "Evidence (cut; the whole transcript is in cal.json):",
-			"claims the acceptance tests passed:\n\n````text\nBoundary tests run: **all 8 passed**, nothing leaked\n````\n\nbut this run failed check 5 (5: ",
+			"claims the acceptance tests passed:\n\n````text\nBoundary tests run: **all 8 passed**, nothing leaked\n````\n\nbut check 5 failed (see also checks 17 and 18):\n\n````text\nFAIL: text of escape-target.md",
 			"--server 'go run ../../servers/follows-symlinks serve -root {root}'"},
-		"dan": {"### Check 8:", "non-JSON-RPC", "````text\n* INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n````\n\nbut this run failed check 8"},
+		"dan": {"### Check 8:", "non-JSON-RPC", "````text\n* INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n````\n\nbut check 8 failed:\n\n````text\nFAIL: stdout carried 1 non-JSON-RPC line(s)"},
 		"eve": {"## Your server did not start", "eve-notes-server: not found", "Likely cause: the shell could not find the program", "## Completion record: missing"},
-		"fay": {"## Your server did not start", "It did not answer `initialize` within the start limit.", "claims the server speaks MCP over stdio:\n\n````text\nClient and transport: Claude Desktop over stdio\n````\n\nbut your server did not start",
-			`- Incomplete: "Exact passage manually checked" (line 3): empty or still \_\_\_.`, "--server 'sleep 3600'"},
+		"fay": {"## Your server did not start", "It did not answer `initialize` within the start limit.", "## Completion record: incomplete\n\n- Incomplete: \"Exact passage manually checked\" (line 3): empty or still \\_\\_\\_.\n",
+			"--server 'sleep 3600'"},
 		"gus": {"### Check 2:", "## Completion record: consistent"},
 		"hal": {"## Your server did not start", "Its first lines on stdout:\n\n````text\nready, ready, ready\n", "not JSON-RPC on stdout", `- Incomplete: "Client and transport" (line 6): empty or still \_\_\_.`},
 	}
@@ -268,6 +274,8 @@ func TestCompletionFlag(t *testing.T) {
 		"PASS 1 ",
 		"record COMPLETION.md: incomplete\n",
 		"  incomplete: Exact passage manually checked (line 5): names no person and gives no date\n",
+		"  read this yourself: line 11, a claim that names no test: Overall it went fine and the result looks good.\n",
+		"  your own tests, not checked by this run: line 10: My own tests (pytest) are green too.\n",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q", want)

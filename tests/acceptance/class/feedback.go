@@ -27,11 +27,20 @@ const kitPath = "path/to/practice-notes"
 // rerunCommand is the one command a learner runs in their own project
 // folder to repeat the checks and the record check.
 func rerunCommand(r *Result) string {
-	cmd := r.Command
-	if cmd == "" {
-		cmd = "COMMAND THAT STARTS YOUR SERVER {root}"
+	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --completion %s", kitPath, shellQuote(serverCommand(r)), RecordFile)
+}
+
+// learnerRecordCommand is the command a learner runs in their project
+// folder to write COMPLETION.md from a run of the checks.
+func learnerRecordCommand(r *Result) string {
+	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --learner-record %s", kitPath, shellQuote(serverCommand(r)), RecordFile)
+}
+
+func serverCommand(r *Result) string {
+	if r.Command != "" {
+		return r.Command
 	}
-	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --completion %s", kitPath, shellQuote(cmd), RecordFile)
+	return "COMMAND THAT STARTS YOUR SERVER {root}"
 }
 
 // isolationLine says in one line how the learner's server was contained,
@@ -210,43 +219,98 @@ func writeChecks(b *strings.Builder, r *Result, status, heading string) {
 	}
 }
 
+// writeRecord writes the record's section: its state; each contradiction
+// once, with its claim quoted, the one evidence line of the check that
+// refutes it and "see also" for the other refuting checks; the problems;
+// the claim lines a person must read; the lines about the learner's own
+// tests; notes on results from another run; and, for a record that
+// --learner-record wrote, how to write it again.
 func writeRecord(b *strings.Builder, r *Result, noStart bool) {
+	p := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	v := r.Record
-	fmt.Fprintf(b, "## Completion record: %s\n\n", v.State)
+	p("## Completion record: %s\n\n", v.State)
 	switch v.State {
 	case record.Missing:
-		fmt.Fprintf(b, "There is no `%s` in your folder. Fill in the specification's six fields from a real run.\n\n", RecordFile)
+		p("There is no `%s` in your folder. Fill in the specification's six fields from a real run, or let the checks write them, with `___` where a person must write, in your project folder:\n\n%s\n", RecordFile, mdFence(learnerRecordCommand(r)))
 		return
 	case record.Consistent:
-		fmt.Fprintf(b, "Every field is filled in and nothing in it is refuted by this run.\n\n")
+		p("Every field is filled in and nothing in it is refuted by this run.\n\n")
 	}
 	for _, c := range v.Contradictions {
-		var ids []string
-		for _, ch := range c.Checks {
-			ids = append(ids, mdInline(ch.ID))
+		p("Contradicted: line %d of `%s` claims %s:\n\n%s\n", c.Line, RecordFile, mdInline(c.Claim), mdFence(c.Quote))
+		switch {
+		case noStart:
+			p("but your server did not start, so no check passed.\n\n")
+		case c.Check != "":
+			also := ""
+			if len(c.See) > 0 {
+				also = " (see also " + checkWords(mdInlineAll(c.See)) + ")"
+			}
+			p("but check %s failed%s:\n\n%s\n", mdInline(c.Check), also, mdFence(c.Evidence))
+		default:
+			p("but this run failed %s: see above.\n\n", checkWords(mdInlineAll(c.See)))
 		}
-		fmt.Fprintf(b, "Contradicted: line %d of `%s` claims %s:\n\n%s\n", c.Line, RecordFile, mdInline(c.Claim), mdFence(c.Quote))
-		if noStart {
-			fmt.Fprintf(b, "but your server did not start, so no check passed.\n\n")
-			continue
-		}
-		fmt.Fprintf(b, "but this run failed %s", checkWords(ids))
-		var reasons []string
-		for _, ch := range c.Checks {
-			reasons = append(reasons, mdInline(ch.ID)+": "+mdInline(reason(r, ch.ID)))
-		}
-		fmt.Fprintf(b, " (%s); the evidence is above.\n\n", strings.Join(reasons, "; "))
 	}
 	for _, pr := range v.Problems {
 		where := ""
 		if pr.Line > 0 {
 			where = fmt.Sprintf(" (line %d)", pr.Line)
 		}
-		fmt.Fprintf(b, "- Incomplete: \"%s\"%s: %s.\n", mdInline(pr.Field), where, mdInline(pr.Why))
+		p("- Incomplete: \"%s\"%s: %s.\n", mdInline(pr.Field), where, mdInline(pr.Why))
 	}
 	if len(v.Problems) > 0 {
-		b.WriteString("\n")
+		p("\n")
 	}
+	if len(v.Unread) > 0 {
+		p("### Read these yourself\n\n")
+		p("The record check could not tell what these lines claim, so it counted them neither for nor against your record; a person reads them against the run.\n\n")
+		for _, q := range v.Unread {
+			p("Line %d, %s:\n\n%s\n", q.Line, mdInline(q.Why), mdFence(q.Quote))
+		}
+	}
+	if len(v.OwnTests) > 0 {
+		var ns []string
+		var quotes []string
+		for _, q := range v.OwnTests {
+			ns = append(ns, fmt.Sprint(q.Line))
+			quotes = append(quotes, q.Quote)
+		}
+		p("### Your own tests, not checked by this run\n\n")
+		verb := "speaks"
+		if len(ns) > 1 {
+			verb = "speak"
+		}
+		p("%s of `%s` %s of your own tests, which this run can neither confirm nor refute:\n\n%s\n", lineWords(ns), RecordFile, verb, mdFence(strings.Join(quotes, "\n")))
+	}
+	if len(v.Notes) > 0 {
+		p("### Results from another run\n\n")
+		p("Results in your record differ from this run without claiming more than it shows:\n\n")
+		for _, n := range v.Notes {
+			p("- %s\n", mdItem(n))
+		}
+		p("\n")
+	}
+	if v.Generated {
+		p("### Write the record again\n\n")
+		p("Your record holds the results that `--learner-record` wrote. After you change your server, write it again from a new run, in your project folder (what you wrote in place of a `___` of \"Server source created\" and \"Exact passage manually checked\" is kept):\n\n%s\n", mdFence(learnerRecordCommand(r)))
+		p("From the kit's folder, `go run ./tests/acceptance/cmd/acceptance` takes the same flags.\n\n")
+	}
+}
+
+func mdInlineAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = mdInline(s)
+	}
+	return out
+}
+
+// lineWords names record lines in a sentence: "Line 4", "Lines 4 and 9".
+func lineWords(ns []string) string {
+	if len(ns) == 1 {
+		return "Line " + ns[0]
+	}
+	return "Lines " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
 }
 
 // checkWords names checks in a sentence: "check 4", "checks 4 and 5",

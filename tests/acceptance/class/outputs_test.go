@@ -107,7 +107,11 @@ const (
 	hostileName  = "=HYPERLINK(\"x\")\x1b]0;pwn\x07\u202e<img src=x onerror=alert(1)>`[x](javascript:alert(1))"
 	hostileName2 = "@SUM(1+1)*cmd|'C calc'!A0 \u2066<script>alert(2)"
 	hostileCmd   = "node `x` ```` <script>alert(3)</script> \x1b[2J\u202e {root}"
-	hostileRec   = "Boundary tests run: all passed ````` <blink>alert(4)</blink>\x1b[31m\u202e\nIntegration demonstrated: yes <img src=y>\n"
+	hostileRec   = "Boundary tests run: all passed ````` <blink>alert(4)</blink>\x1b[31m\u202e\nIntegration demonstrated: yes <img src=y>\n" +
+		// A claim line the reader cannot read, and one about the
+		// learner's own tests: both are quoted back.
+		"\nOverall it went fine and the result looks good ````` <img src=u onerror=alert(8)>\x1b]0;t\x07\u202e\n" +
+		"My unit tests are green ```` <script>alert(9)</script>\x1b[2J\u2066\n"
 	hostileReply = "<- text: `````` <img src=z onerror=alert(5)>\x1b]52;c;AAAA\x07\u202e\u009b31m"
 	hostileErr   = "\x1b[2J````\n``````\n<script>alert(6)</script>\u202e\ntraceback line ``\x07"
 )
@@ -172,6 +176,11 @@ func TestHostileCSV(t *testing.T) {
 	if rows[1][0] != `'=HYPERLINK("x")\x1b]0;pwn\a\u202e<img src=x onerror=alert(1)>`+"`[x](javascript:alert(1))" {
 		t.Errorf("learner cell %q", rows[1][0])
 	}
+	// The record's line that the reader could not read is counted; a
+	// learner without a run has no count.
+	if got := []string{rows[1][6], rows[3][6]}; !cmp.Equal(got, []string{"1", ""}) {
+		t.Errorf("record_unread_lines %q, want [1 \"\"]", got)
+	}
 }
 
 // fences splits Markdown into the text outside fenced code blocks and the
@@ -224,9 +233,15 @@ func TestHostileMarkdown(t *testing.T) {
 	}
 	md := readFile(t, filepath.Join(out, fileBase(hostileName)+".md"))
 	_, inside := fences(md)
-	for _, want := range []string{"<img src=z onerror=alert(5)>", "<blink>alert(4)</blink>", "<img src=q onerror=alert(7)>"} {
+	for _, want := range []string{"<img src=z onerror=alert(5)>", "<blink>alert(4)</blink>", "<img src=q onerror=alert(7)>",
+		"<img src=u onerror=alert(8)>", "<script>alert(9)</script>"} {
 		if !strings.Contains(inside, want) {
 			t.Errorf("%q (reply, record) not inside a code block:\n%s", want, md)
+		}
+	}
+	for _, want := range []string{"### Read these yourself", "### Your own tests, not checked by this run"} {
+		if !strings.Contains(md, want) {
+			t.Errorf("the learner's page lacks %q:\n%s", want, md)
 		}
 	}
 	never := readFile(t, filepath.Join(out, fileBase(hostileName2)+".md"))
@@ -247,7 +262,7 @@ func TestHostilePage(t *testing.T) {
 	page := readFile(t, filepath.Join(out, "index.html"))
 	inert(t, "index.html", page)
 	allowed := map[string]bool{}
-	for _, n := range strings.Fields("html head meta title style body h1 h2 h3 p table colgroup col thead tbody tr th td a ul li b div dl dt dd section pre code") {
+	for _, n := range strings.Fields("html head meta title style body h1 h2 h3 h4 p table colgroup col thead tbody tr th td a ul li b div dl dt dd section pre code") {
 		allowed[n] = true
 	}
 	for _, e := range parsePage(t, page) {
@@ -266,7 +281,9 @@ func TestHostilePage(t *testing.T) {
 			t.Errorf("<b> %q", e.text)
 		}
 	}
-	for _, want := range []string{`\u202e&lt;img src=x onerror=alert(1)&gt;`, `\x1b[2J`, `&lt;script&gt;alert(6)&lt;/script&gt;\u202e`} {
+	for _, want := range []string{`\u202e&lt;img src=x onerror=alert(1)&gt;`, `\x1b[2J`, `&lt;script&gt;alert(6)&lt;/script&gt;\u202e`,
+		"<pre>Overall it went fine and the result looks good ````` &lt;img src=u onerror=alert(8)&gt;\\x1b]0;t\\a\\u202e</pre>",
+		"<pre>My unit tests are green ```` &lt;script&gt;alert(9)&lt;/script&gt;\\x1b[2J\\u2066</pre>"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q, the learner's text shown as text", want)
 		}
@@ -288,8 +305,12 @@ func TestHostileTerminal(t *testing.T) {
 	var b bytes.Buffer
 	WriteRecordCheck(&b, results[0])
 	inert(t, "record check", b.String())
-	if !strings.Contains(b.String(), `\x1b[31m\u202e`) {
-		t.Errorf("the record's escape sequence is not shown escaped:\n%s", b.String())
+	for _, want := range []string{`\x1b[31m\u202e`,
+		"  read this yourself: line 4, a claim that names no test: Overall it went fine and the result looks good ````` <img src=u onerror=alert(8)>\\x1b]0;t\\a\\u202e\n",
+		"  your own tests, not checked by this run: line 5: My unit tests are green ```` <script>alert(9)</script>\\x1b[2J\\u2066\n"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the record check lacks %q, the record's text shown escaped:\n%s", want, b.String())
+		}
 	}
 }
 

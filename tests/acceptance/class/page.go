@@ -58,7 +58,7 @@ dd { margin: 0 0 0.25em 3em; }
 <tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Warnings</th><th scope="col">Failed checks</th><th scope="col">Record</th></tr>
 </thead>
 <tbody>
-{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="4"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a></td></tr>
+{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="4"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a>{{if .Unread}}, <a href="#{{.Anchor}}-unread">{{.Unread}} to read</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table>
 <h2>Every check</h2>
@@ -96,11 +96,31 @@ dd { margin: 0 0 0.25em 3em; }
 {{if .Contradictions}}<ul>
 {{range .Contradictions}}<li>Line {{.Line}} claims {{.Claim}}:
 <pre>{{.Quote}}</pre>
-<p>{{if .NoStart}}but the server did not start, so no check passed.{{else}}but this run failed {{range $i, $c := .Checks}}{{if $i}}, {{end}}{{if $c.Href}}<a href="#{{$c.Href}}">check {{$c.ID}}</a>{{else}}check {{$c.ID}}{{end}}{{end}}.{{end}}</p></li>
+<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{end}}</p>
+{{if and .Check (not .NoStart)}}<pre>{{.Evidence}}</pre>
+{{end}}</li>
 {{end}}</ul>
 {{end}}{{if .Problems}}<ul>
 {{range .Problems}}<li>Incomplete: {{.}}</li>
 {{end}}</ul>
+{{end}}{{if .Unread}}<h4 id="{{.Anchor}}-unread">Read these yourself</h4>
+<p>The record check could not tell what these lines claim, so it counted them neither for nor against the record.</p>
+<ul>
+{{range .Unread}}<li>Line {{.Line}}, {{.Why}}:
+<pre>{{.Quote}}</pre></li>
+{{end}}</ul>
+{{end}}{{if .OwnTests}}<h4>The learner's own tests, not checked by this run</h4>
+<ul>
+{{range .OwnTests}}<li>Line {{.Line}}:
+<pre>{{.Quote}}</pre></li>
+{{end}}</ul>
+{{end}}{{if .Notes}}<h4>Results from another run</h4>
+<p>Results in the record differ from this run without claiming more than it shows:</p>
+<ul>
+{{range .Notes}}<li>{{.}}</li>
+{{end}}</ul>
+{{end}}{{if .Regenerate}}<p>The record holds the results that --learner-record wrote; the learner writes it again from a new run with:</p>
+<pre>{{.Regenerate}}</pre>
 {{end}}{{range .Checks}}<div id="{{.Anchor}}">
 <h3>{{.Word}} {{.ID}}: {{.Title}}</h3>
 <p>Section: {{.Section}}.{{if .Hint}} What to fix: {{.Hint}}{{end}}</p>
@@ -109,7 +129,7 @@ dd { margin: 0 0 0.25em 3em; }
 {{end}}</section>
 {{end}}</body>
 </html>
-`))
+{{define "ref"}}{{if .Href}}<a href="#{{.Href}}">check {{.ID}}</a>{{else}}check {{.ID}}{{end}}{{end}}`))
 
 type pageColumn struct{ ID, Title string }
 
@@ -118,18 +138,24 @@ type pageCell struct{ Class, Word, Href string }
 type pageFail struct{ ID, Reason, Href string }
 
 type pageRow struct {
-	Anchor, Name, Record, Error, NoStart string
-	Graded                               bool
-	Passed, Failed, Warnings             int
-	Fails                                []pageFail
-	Cells                                []pageCell
+	Anchor, Name, Record, Unread, Error, NoStart string
+	Graded                                       bool
+	Passed, Failed, Warnings                     int
+	Fails                                        []pageFail
+	Cells                                        []pageCell
 }
 
 type pageContradiction struct {
-	Line         int
-	Claim, Quote string
-	NoStart      bool
-	Checks       []pageCheckRef
+	Line                   int
+	Claim, Quote, Evidence string
+	NoStart                bool
+	Check                  *pageCheckRef
+	See                    []pageCheckRef
+}
+
+type pageQuote struct {
+	Line       int
+	Quote, Why string
 }
 
 type pageCheckRef struct{ ID, Href string }
@@ -141,11 +167,12 @@ type pageCheck struct {
 type pageNoStart struct{ Anchor, How, Stderr, Stdout, Cause, NotRun string }
 
 type pageLearner struct {
-	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Record, Stderr string
-	NoStart                                                                  *pageNoStart
-	Contradictions                                                           []pageContradiction
-	Problems                                                                 []string
-	Checks                                                                   []pageCheck
+	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Record, Stderr, Regenerate string
+	NoStart                                                                              *pageNoStart
+	Contradictions                                                                       []pageContradiction
+	Problems, Notes                                                                      []string
+	Unread, OwnTests                                                                     []pageQuote
+	Checks                                                                               []pageCheck
 }
 
 type pageView struct {
@@ -178,6 +205,9 @@ func writePage(w io.Writer, results []*Result) error {
 	for i, r := range results {
 		anchor := fmt.Sprintf("learner-%d", i+1)
 		row := pageRow{Anchor: anchor, Name: htmlText(r.Learner), Record: string(r.Record.State), Error: htmlText("not graded: " + r.Error)}
+		if n := r.Record.UnreadLines; n > 0 {
+			row.Unread = lineCount(n)
+		}
 		lv := pageLearner{Anchor: anchor, Name: htmlText(r.Learner), File: htmlText(fileBase(r.Learner)), MD: linkTarget(r.Learner, ".md"), JSON: linkTarget(r.Learner, ".json"),
 			Command: htmlText(r.Command), Result: htmlText(resultWords(r)), Record: string(r.Record.State)}
 		if r.RunParsed == nil && !r.DepsMissing {
@@ -224,16 +254,35 @@ func writePage(w io.Writer, results []*Result) error {
 				}
 			}
 		}
+		ref := func(id string) pageCheckRef {
+			r := pageCheckRef{ID: htmlText(id)}
+			if shown[id] {
+				r.Href = checkAnchor(anchor, id)
+			}
+			return r
+		}
 		for _, c := range r.Record.Contradictions {
-			pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote), NoStart: ns != nil}
-			for _, ch := range c.Checks {
-				ref := pageCheckRef{ID: htmlText(ch.ID)}
-				if shown[ch.ID] {
-					ref.Href = checkAnchor(anchor, ch.ID)
-				}
-				pc.Checks = append(pc.Checks, ref)
+			pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote), Evidence: htmlText(c.Evidence), NoStart: ns != nil}
+			if c.Check != "" {
+				cr := ref(c.Check)
+				pc.Check = &cr
+			}
+			for _, id := range c.See {
+				pc.See = append(pc.See, ref(id))
 			}
 			lv.Contradictions = append(lv.Contradictions, pc)
+		}
+		for _, q := range r.Record.Unread {
+			lv.Unread = append(lv.Unread, pageQuote{Line: q.Line, Quote: htmlText(q.Quote), Why: htmlText(q.Why)})
+		}
+		for _, q := range r.Record.OwnTests {
+			lv.OwnTests = append(lv.OwnTests, pageQuote{Line: q.Line, Quote: htmlText(q.Quote)})
+		}
+		for _, n := range r.Record.Notes {
+			lv.Notes = append(lv.Notes, htmlText(n))
+		}
+		if r.Record.Generated {
+			lv.Regenerate = htmlText(learnerRecordCommand(r))
 		}
 		for _, p := range r.Record.Problems {
 			s := p.Field + ": " + p.Why

@@ -1,6 +1,7 @@
 package class
 
 import (
+	"bytes"
 	"encoding/xml"
 	"errors"
 	"io"
@@ -37,7 +38,7 @@ func renderedClass(t *testing.T) (string, []*Result) {
 	results := []*Result{
 		mk("ada", "python3 server.py {root}", contractRun("python3 server.py {root}", "process group only"), honest),
 		mk("bob <&> 'x'", "node it's.js {root}", contractRun("node it's.js {root}", "process group only", "4", "9"),
-			strings.Replace(honest, "9 passed, 0 failed", "**8/8 passed**", 1)),
+			strings.Replace(honest, "9 passed, 0 failed", "**8/8 passed**", 1)+bobsNotes),
 		mk("cy", "sleep 3600", "", ""),
 	}
 	out := filepath.Join(t.TempDir(), "grades")
@@ -46,6 +47,19 @@ func renderedClass(t *testing.T) (string, []*Result) {
 	}
 	return out, results
 }
+
+// bobsNotes follow bob's six fields: two claims refuted by checks his
+// "8/8" claim does not speak for or already quoted, a claim the reader
+// cannot read, one about his own tests, and a pasted result line that
+// shows a failure this run did not find.
+const bobsNotes = `
+Everything passes.
+All checks pass.
+Overall it went fine and the result looks good.
+My unit tests (go test ./...) are green.
+
+FAIL 3 a valid file
+`
 
 func readFile(t *testing.T, path string) string {
 	t.Helper()
@@ -58,10 +72,10 @@ func readFile(t *testing.T, path string) string {
 
 func TestSummaryFiles(t *testing.T) {
 	out, results := renderedClass(t)
-	wantCSV := "learner,passed,failed,warnings,failed_checks,record\n" +
-		"ada,9,0,1,,consistent\n" +
-		"bob <&> 'x',7,2,1,4 9,contradicted\n" +
-		"cy,,,,,missing\n"
+	wantCSV := "learner,passed,failed,warnings,failed_checks,record,record_unread_lines\n" +
+		"ada,9,0,1,,consistent,0\n" +
+		"bob <&> 'x',7,2,1,4 9,contradicted,1\n" +
+		"cy,,,,,missing,\n"
 	if diff := cmp.Diff(wantCSV, readFile(t, filepath.Join(out, "summary.csv"))); diff != "" {
 		t.Errorf("summary.csv (-want +got):\n%s", diff)
 	}
@@ -69,7 +83,7 @@ func TestSummaryFiles(t *testing.T) {
 	for _, want := range []string{
 		"2 of 3 learners graded, 1 passed every check; not graded: cy.",
 		"| [ada](ada.md) | 9 | 0 | 1 |  | consistent |",
-		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted |",
+		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted, 1 line to read |",
 		"| [cy](cy.md) | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
 	} {
 		if !strings.Contains(md, want) {
@@ -115,16 +129,34 @@ func TestFeedback(t *testing.T) {
 		"- path outside the root was served\n\nWhat to fix: Refuse paths outside the root \\(check 4\\).\n",
 		"````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n<- text: secret-token-4 <script>alert(1)</script> \\x1b[31m\n````\n",
 		"## Warnings\n\n### Check 8.1: title of check 8.1\n",
-		"Contradicted: line 2 of `COMPLETION.md` claims the acceptance tests passed:\n\n````text\nBoundary tests run: **8/8 passed**\n````\n\nbut this run failed check 4 (4: path outside the root was served); the evidence is above.\n",
+		// Each contradiction once: the claim, the evidence line of the
+		// first refuting check not quoted above, the others by number.
+		"Contradicted: line 2 of `COMPLETION.md` claims the acceptance tests passed:\n\n````text\nBoundary tests run: **8/8 passed**\n````\n\n" +
+			"but check 4 failed:\n\n````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n````\n\n" +
+			"Contradicted: line 8 of `COMPLETION.md` claims every check passed:\n\n````text\nEverything passes.\n````\n\n" +
+			"but check 9 failed (see also check 4):\n\n````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n````\n\n" +
+			"Contradicted: line 9 of `COMPLETION.md` claims every check passed:\n\n````text\nAll checks pass.\n````\n\n" +
+			"but this run failed checks 4 and 9: see above.\n\n",
+		"### Read these yourself\n\n",
+		"Line 10, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
+		"### Your own tests, not checked by this run\n\nLine 11 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy unit tests (go test ./...) are green.\n````\n",
+		"### Results from another run\n\nResults in your record differ from this run without claiming more than it shows:\n\n- line 13: the pasted output say check 3 FAIL, this run PASS\n",
 		"path/to/practice-notes/scripts/acceptance.sh --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n",
 	} {
 		if !strings.Contains(bob, want) {
 			t.Errorf("bob's feedback lacks %q:\n%s", want, bob)
 		}
 	}
-	// Check 9 is a boundary check, but "8/8" speaks only for checks 1-8.
-	if strings.Contains(bob, "failed checks 4 and 9") {
+	// Check 9 is a boundary check, but "8/8" speaks only for checks 1-8;
+	// no check's full evidence is repeated under the record.
+	if strings.Contains(bob, "but check 4 failed (see also") {
 		t.Errorf("8/8 claim refuted by check 9:\n%s", bob)
+	}
+	if n := strings.Count(bob, "secret-token-4"); n != 1 {
+		t.Errorf("check 4's evidence appears %d times, want once (under What failed):\n%s", n, bob)
+	}
+	if strings.Contains(bob, "--learner-record") {
+		t.Errorf("bob's record was not generated, yet his page says how to write it again:\n%s", bob)
 	}
 	cy := readFile(t, filepath.Join(out, "cy.md"))
 	for _, want := range []string{"## Not graded\n\n````text\nstopped after the per-learner limit of 5m0s\n````\n", "## Completion record: missing\n", "--server 'sleep 3600'"} {
@@ -268,7 +300,7 @@ func TestPage(t *testing.T) {
 	}
 	wantFirst := [][]string{
 		{"ada", "9", "0", "1", "none", "consistent"},
-		{"bob <&> 'x'", "7", "2", "1", "4 path outside the root was served9 path outside the root was served", "contradicted"},
+		{"bob <&> 'x'", "7", "2", "1", "4 path outside the root was served9 path outside the root was served", "contradicted, 1 line to read"},
 		{"cy", "not graded: stopped after the per-learner limit of 5m0s", "missing"},
 	}
 	var gotFirst [][]string
@@ -280,6 +312,26 @@ func TestPage(t *testing.T) {
 	}
 	if c := first[2][4]; !strings.HasSuffix(c.target, "-check-9") {
 		t.Errorf("bob's failed checks link to %q", c.target)
+	}
+	if c := first[2][5]; c.target != "#learner-2-unread" {
+		t.Errorf("bob's record cell links to %q, want his lines to read", c.target)
+	}
+	// Bob's record: each contradiction once with one evidence line, the
+	// other refuting checks linked; the lines to read; his own tests.
+	for _, want := range []string{
+		`<p>but <a href="#learner-2-check-4">check 4</a> failed:</p>`,
+		`<p>but <a href="#learner-2-check-9">check 9</a> failed (see also <a href="#learner-2-check-4">check 4</a>):</p>`,
+		`<h4 id="learner-2-unread">Read these yourself</h4>`,
+		"<li>Line 10, a claim that names no test:\n<pre>Overall it went fine and the result looks good.</pre></li>",
+		"<li>Line 11:\n<pre>My unit tests (go test ./...) are green.</pre></li>",
+		"<li>line 13: the pasted output say check 3 FAIL, this run PASS</li>",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q", want)
+		}
+	}
+	if n := strings.Count(page, "secret-token-4"); n != 1 {
+		t.Errorf("check 4's evidence appears %d times on the page, want once", n)
 	}
 
 	grid := tables[1]
@@ -313,5 +365,53 @@ func TestPage(t *testing.T) {
 	// The evidence is shown as text, never as markup.
 	if strings.Contains(page, "<script>") {
 		t.Errorf("evidence reached the page unescaped")
+	}
+}
+
+// A record that --learner-record wrote from an earlier run, in which every
+// check passed, graded against a run that fails check 5: its results block
+// is contradicted, and every output says how to write it again.
+func TestGeneratedRecord(t *testing.T) {
+	earlier, err := record.DecodeRun(strings.NewReader(contractRun("python3 server.py {root}", "process group only")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := record.Generate(earlier, "")
+	r := result(t, "ines", "python3 server.py {root}", contractRun("python3 server.py {root}", "process group only", "5"), rec)
+	if !r.Record.Generated || r.Record.State != record.Contradicted {
+		t.Fatalf("record generated %v, state %s; want a generated, contradicted record", r.Record.Generated, r.Record.State)
+	}
+	out := filepath.Join(t.TempDir(), "grades")
+	if err := WriteAll(out, []*Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	const cmd = "path/to/practice-notes/scripts/acceptance.sh --server 'python3 server.py {root}' --learner-record COMPLETION.md"
+	md := readFile(t, filepath.Join(out, "ines.md"))
+	for _, want := range []string{
+		"but check 5 failed:\n\n````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n````\n",
+		"claims the generated results say check 5 did not fail \\(PASS\\):\n\n````text\n| 5 | PASS | title of check 5 |\n````\n\nbut this run failed check 5: see above.\n",
+		"### Write the record again\n\n",
+		"````text\n" + cmd + "\n````\n",
+		"`go run ./tests/acceptance/cmd/acceptance` takes the same flags",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("ines.md lacks %q:\n%s", want, md)
+		}
+	}
+	page := readFile(t, filepath.Join(out, "index.html"))
+	if want := "<pre>" + strings.ReplaceAll(cmd, "'", "&#39;") + "</pre>"; !strings.Contains(page, want) {
+		t.Errorf("page lacks %q", want)
+	}
+	var term bytes.Buffer
+	WriteRecordCheck(&term, r)
+	for _, want := range []string{
+		"  contradicted: line ",
+		"    but check 5 failed: -> tools/call search_notes {\"query\":\"../outside.md\"}\n",
+		"    but check 5 failed: see above\n",
+		"  written by --learner-record: after changing the server, run this command with --learner-record COMPLETION.md to write it again\n",
+	} {
+		if !strings.Contains(term.String(), want) {
+			t.Errorf("terminal output lacks %q:\n%s", want, term.String())
+		}
 	}
 }

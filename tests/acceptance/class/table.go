@@ -12,21 +12,25 @@ import (
 )
 
 // csvHeader is the first line of summary.csv.
-var csvHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record"}
+var csvHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record", "record_unread_lines"}
 
 // writeCSV writes one row per learner. A learner that was not graded has
-// empty counts. Every cell goes through csvCell: a learner's folder name
-// is never read as a formula.
+// empty counts, and a record not read against a run an empty
+// record_unread_lines. Every cell goes through csvCell: a learner's folder
+// name is never read as a formula.
 func writeCSV(w io.Writer, results []*Result) error {
 	cw := csv.NewWriter(w)
 	if err := cw.Write(csvHeader); err != nil {
 		return err
 	}
 	for _, r := range results {
-		row := []string{r.Learner, "", "", "", "", string(r.Record.State)}
+		row := []string{r.Learner, "", "", "", "", string(r.Record.State), ""}
 		if run := r.RunParsed; run != nil {
 			row[1], row[2], row[3] = strconv.Itoa(run.Passed), strconv.Itoa(run.Failed), strconv.Itoa(run.Warnings)
 			row[4] = strings.Join(run.FailedIDs(), " ")
+			if r.Record.State != record.Missing {
+				row[6] = strconv.Itoa(r.Record.UnreadLines)
+			}
 		}
 		for i := range row {
 			row[i] = csvCell(row[i])
@@ -111,13 +115,31 @@ func writeMarkdownSummary(w io.Writer, results []*Result) error {
 				}
 			}
 			fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, run.Passed, run.Failed, run.Warnings,
-				strings.Join(failed, "; "), r.Record.State)
+				strings.Join(failed, "; "), recordWords(r.Record))
 		} else {
-			fmt.Fprintf(&b, "| %s | | | | %s | %s |\n", name, mdInline("not graded: "+r.Error), r.Record.State)
+			fmt.Fprintf(&b, "| %s | | | | %s | %s |\n", name, mdInline("not graded: "+r.Error), recordWords(r.Record))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// recordWords is a record's state for a table cell, with the number of
+// claim lines a person must read when there are any: the reader never
+// counts them as consistent.
+func recordWords(v *record.Verdict) string {
+	if n := v.UnreadLines; n > 0 {
+		return fmt.Sprintf("%s, %s to read", v.State, lineCount(n))
+	}
+	return string(v.State)
+}
+
+// lineCount counts lines in words: "1 line", "3 lines".
+func lineCount(n int) string {
+	if n == 1 {
+		return "1 line"
+	}
+	return fmt.Sprintf("%d lines", n)
 }
 
 // checkColumns lists every check id any learner's run has, in id order,

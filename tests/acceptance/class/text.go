@@ -41,7 +41,11 @@ var upper = map[string]string{
 // WriteRecordCheck prints one learner's run and record grade as text for
 // a terminal: a line per check (under a failure or warning its evidence,
 // cut as on the learner's page, and what to fix), the record's state with
-// each contradiction and problem, and last the run's "N passed, M failed".
+// each contradiction (its claim, the evidence line of the check that
+// refutes it, the other refuting checks by number) and problem, the claim
+// lines a person must read, the lines about the learner's own tests,
+// notes on results from another run, how to write a generated record
+// again, and last the run's "N passed, M failed".
 // A server that never started gets check 1 and one line for the checks
 // that could not run. Every string from the run or the record is shown
 // escaped (term).
@@ -72,12 +76,17 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 	fmt.Fprintf(w, "record %s: %s\n", term(v.File), v.State)
 	for _, c := range v.Contradictions {
 		fmt.Fprintf(w, "  contradicted: line %d claims %s: %s\n", c.Line, term(c.Claim), term(c.Quote))
-		if ns != nil {
+		switch {
+		case ns != nil:
 			fmt.Fprintf(w, "    but the server did not start\n")
-			continue
-		}
-		for _, ch := range c.Checks {
-			fmt.Fprintf(w, "    but check %s failed: %s\n", term(ch.ID), term(firstLine(ch.Evidence, ch.Title)))
+		case c.Check != "":
+			also := ""
+			if len(c.See) > 0 {
+				also = " (see also " + checkWords(termAll(c.See)) + ")"
+			}
+			fmt.Fprintf(w, "    but check %s failed%s: %s\n", term(c.Check), also, term(c.Evidence))
+		default:
+			fmt.Fprintf(w, "    but %s failed: see above\n", checkWords(termAll(c.See)))
 		}
 	}
 	for _, p := range v.Problems {
@@ -87,7 +96,27 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 			fmt.Fprintf(w, "  incomplete: %s: %s\n", term(p.Field), term(p.Why))
 		}
 	}
+	for _, q := range v.Unread {
+		fmt.Fprintf(w, "  read this yourself: line %d, %s: %s\n", q.Line, term(q.Why), term(q.Quote))
+	}
+	for _, q := range v.OwnTests {
+		fmt.Fprintf(w, "  your own tests, not checked by this run: line %d: %s\n", q.Line, term(q.Quote))
+	}
+	for _, n := range v.Notes {
+		fmt.Fprintf(w, "  from another run: %s\n", term(n))
+	}
+	if v.Generated {
+		fmt.Fprintf(w, "  written by --learner-record: after changing the server, run this command with --learner-record %s to write it again\n", term(v.File))
+	}
 	fmt.Fprintf(w, "%d passed, %d failed\n", run.Passed, run.Failed)
+}
+
+func termAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = term(s)
+	}
+	return out
 }
 
 func firstLine(s, fallback string) string {
