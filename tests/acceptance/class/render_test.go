@@ -140,7 +140,7 @@ func TestFeedback(t *testing.T) {
 		"### Read these yourself\n\n",
 		"Line 10, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
 		"### Your own tests, not checked by this run\n\nLine 11 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy unit tests (go test ./...) are green.\n````\n",
-		"### Results from another run\n\nResults in your record differ from this run without claiming more than it shows:\n\n- line 13: the pasted output say check 3 FAIL, this run PASS\n",
+		"### Results from another run\n\nResults in your record differ from this run without claiming more than it shows:\n\n- line 13: the pasted lines say check 3 FAIL, this run PASS\n",
 		"path/to/practice-notes/scripts/acceptance.sh --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n",
 	} {
 		if !strings.Contains(bob, want) {
@@ -324,7 +324,7 @@ func TestPage(t *testing.T) {
 		`<h4 id="learner-2-unread">Read these yourself</h4>`,
 		"<li>Line 10, a claim that names no test:\n<pre>Overall it went fine and the result looks good.</pre></li>",
 		"<li>Line 11:\n<pre>My unit tests (go test ./...) are green.</pre></li>",
-		"<li>line 13: the pasted output say check 3 FAIL, this run PASS</li>",
+		"<li>line 13: the pasted lines say check 3 FAIL, this run PASS</li>",
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q", want)

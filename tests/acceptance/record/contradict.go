@@ -106,7 +106,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 			continue
 		}
 		results[d] = true
-		where := "the pasted output"
+		where := "the pasted lines"
 		if gen {
 			where = "the generated results"
 		}
