@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Config describes one acceptance run.
@@ -178,7 +180,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.rep.Isolation = sb.isolation
 	f, d, l := before.counts()
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
-	for _, def := range catalog {
+	for _, def := range checks.All() {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
@@ -218,23 +220,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.check7(before)
 	r.check16()
-	r.applyGlobal()
-
-	for _, def := range catalog {
-		c := r.checks[def.ID]
-		c.finish()
-		switch c.Status {
-		case StatusPass:
-			r.rep.Passed++
-		case StatusFail:
-			r.rep.Failed++
-		case StatusWarn:
-			r.rep.Warnings++
-		case StatusSkip:
-			r.rep.Skipped++
-		}
-		r.rep.Checks = append(r.rep.Checks, c)
-	}
+	r.verdicts()
 	r.rep.DurationMs = time.Since(start).Milliseconds()
 	return r.rep, nil
 }
@@ -471,33 +457,6 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// applyGlobal adds the run-wide rules: leaks are charged to their
-// owners, timeouts fail check 6, stdout pollution fails check 8.
-func (r *runner) applyGlobal() {
-	r.chargeLeaks()
-	for _, ex := range r.allExchanges {
-		if ex.TimedOut && ex.Check != "6" && !r.checks[ex.Check].failedOn(ex) {
-			r.checks["6"].crossFail(finding{msg: fmt.Sprintf("during check %s: %s got no answer within %s", ex.Check, ex.Method, r.cfg.Timeout), ex: ex})
-		}
-	}
-	ids := r.violationOrder
-	for _, id := range ids {
-		v := r.violations[id]
-		shown := v
-		if len(shown) > 5 {
-			shown = shown[:5]
-		}
-		r.checks["8"].add(finding{
-			msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the process of check %s, first: %s", len(v), id, v[0]),
-			detail: shown,
-			hint:   "Write only JSON-RPC messages to stdout; send banners, logs and prints to stderr.",
-		})
-	}
-	if len(ids) == 0 {
-		r.checks["8"].Summary += "; stdout of every server process carried only JSON-RPC"
-	}
 }
 
 // resourcePrefix finds how the server spells a root-relative URI, from a

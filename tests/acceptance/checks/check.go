@@ -1,0 +1,133 @@
+// Package checks holds every check of the acceptance harness as a value:
+// its id, section, title and hint, the fixtures it plants and owns, the
+// probe that sends its requests and the judge that turns what came back
+// into findings. A judge is a pure function of recorded exchanges and
+// fixture facts: it does no I/O, reads no clock and starts no process, so
+// every judge is tested on recorded transcripts without a server.
+package checks
+
+// Sections group checks by the part of the specification they come from.
+const (
+	SectionAcceptance = "acceptance" // the specification's eight acceptance tests
+	SectionTool       = "tool"       // its "One tool" rules
+	SectionBoundary   = "boundary"   // its "Access boundary" rules
+	SectionProtocol   = "protocol"   // MCP protocol basics, under check 8
+)
+
+// Check is one line of the report.
+type Check struct {
+	ID      string
+	Section string
+	Title   string
+	Hint    string // default one-sentence fix
+	// Fixtures names the fixtures the check plants and owns: a leak of
+	// one of them breaks this check's rule, wherever it is seen.
+	Fixtures []string
+	// Probe sends the check's requests. It may adapt to earlier replies
+	// but never judges them. Nil while the harness still probes the
+	// check itself (see Judge).
+	Probe func(Wire)
+	// Judge turns the recorded exchanges and the fixture facts into
+	// findings. Nil while the check is still judged inside the harness,
+	// in the same code that sends its requests.
+	Judge func(*Facts) Verdict
+}
+
+// Rule is a run-wide rule: it judges what every server process did, not
+// the replies of one check, and charges what it finds to its owner.
+type Rule struct {
+	Name  string
+	Owner *Check
+	Judge func(*Facts) Verdict
+}
+
+// Wire sends JSON-RPC lines to a running server.
+type Wire interface {
+	// Send writes line and waits for the reply whose id is the raw JSON
+	// id; with id "" it waits for nothing. The exchange is recorded
+	// under step, the name a judge finds it by.
+	Send(step, line, id string) Exchange
+}
+
+// Exchange is one line sent to the server and what came back.
+type Exchange struct {
+	Step string `json:"step"`
+	In   string `json:"in"`
+	// Out holds every stdout line read while waiting, the reply last.
+	Out      []string `json:"out,omitempty"`
+	Reply    string   `json:"reply,omitempty"` // the reply line; "" if none
+	Error    string   `json:"error,omitempty"` // why there is no reply
+	TimedOut bool     `json:"timedOut,omitempty"`
+	Millis   int64    `json:"ms"`
+}
+
+// Facts is everything a judge may read. Fields are added as judges need
+// them (the specification's true answer per query among them); a judge
+// reads only the fields it needs, so adding one changes no signature.
+type Facts struct {
+	// Exchanges of the process the check ran in, in the order sent.
+	Exchanges []Exchange `json:"exchanges,omitempty"`
+	// Stderr of that process (bounded).
+	Stderr string `json:"stderr,omitempty"`
+	// Processes holds what each server process of the run wrote on
+	// stdout besides JSON-RPC, for the run-wide stdout rule.
+	Processes []Process `json:"processes,omitempty"`
+	// Timeouts lists every request of the run that got no answer in time.
+	Timeouts []Timeout `json:"timeouts,omitempty"`
+	// TimeLimit is the per-request limit, as the report states it.
+	TimeLimit string `json:"timeLimit,omitempty"`
+}
+
+// Process is one server process of a run.
+type Process struct {
+	Checks string `json:"checks"` // the checks it served, "1, 2, 3"
+	// BadLines are the first stdout lines that were not JSON-RPC, and
+	// BadCount how many there were in all.
+	BadLines []string `json:"badLines,omitempty"`
+	BadCount int      `json:"badCount,omitempty"`
+}
+
+// Timeout is a request that got no answer within the limit.
+type Timeout struct {
+	Check  string `json:"check"` // the check that sent it
+	Method string `json:"method"`
+	Step   string `json:"step"`
+	// Charged is set when that check already failed on this request.
+	Charged bool `json:"charged,omitempty"`
+}
+
+// step returns the exchange recorded under name.
+func (f *Facts) step(name string) (Exchange, bool) {
+	for _, ex := range f.Exchanges {
+		if ex.Step == name {
+			return ex, true
+		}
+	}
+	return Exchange{}, false
+}
+
+// Verdict is what a judge found.
+type Verdict struct {
+	Findings []Finding
+	// Summary says what passed, for a check without findings.
+	Summary string
+	// Notes are remarks that change no status.
+	Notes []string
+	// Filed names the steps listed under the check in the report.
+	Filed []string
+}
+
+// Finding is one reason for a fail or warn verdict.
+type Finding struct {
+	// Owner is the check it is charged to; a judge's own findings leave
+	// it nil and go to the judged check.
+	Owner *Check
+	Warn  bool
+	Msg   string
+	// Step names the exchange that shows it, if one does; Quote holds the
+	// lines quoting it, filled in by the harness that holds the exchange.
+	Step   string
+	Quote  []string
+	Detail []string // further lines: stdout or stderr lines, file states
+	Hint   string   // overrides the check's default hint
+}
