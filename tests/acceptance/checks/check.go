@@ -24,9 +24,10 @@ type Check struct {
 	// one of them breaks this check's rule, wherever it is seen.
 	Fixtures []string
 	// Probe sends the check's requests. It may adapt to earlier replies
-	// but never judges them. Nil while the harness still probes the
-	// check itself (see Judge).
-	Probe func(Wire)
+	// but never judges them; it returns false when the server can take
+	// no further request. Nil for a check that judges another's
+	// exchanges, and while the harness still probes the check itself.
+	Probe func(Wire) bool
 	// Judge turns the recorded exchanges and the fixture facts into
 	// findings. Nil while the check is still judged inside the harness,
 	// in the same code that sends its requests.

@@ -52,3 +52,11 @@ func ByID(id string) (*Check, bool) {
 	}
 	return nil, false
 }
+
+// protocolSession is the order the protocol checks probe in, in one
+// process: 8.2 opens it with initialize, 8.6 and 8.7 judge that reply.
+var protocolSession = []*Check{check8_2, check8_1, check8_3, check8_4, check8_5}
+
+// ProtocolSession lists the probes of the protocol session in the order
+// they are sent.
+func ProtocolSession() []*Check { return protocolSession }

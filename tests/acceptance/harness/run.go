@@ -94,6 +94,8 @@ type Report struct {
 	Processes        int            `json:"processes"`
 	Skipped          int            `json:"skipped"`
 	DurationMs       int64          `json:"durationMs"`
+
+	transcripts []recordedTranscript
 }
 
 type runner struct {
