@@ -6,6 +6,11 @@
 // every judge is tested on recorded transcripts without a server.
 package checks
 
+import (
+	"io/fs"
+	"time"
+)
+
 // Sections group checks by the part of the specification they come from.
 const (
 	SectionAcceptance = "acceptance" // the specification's eight acceptance tests
@@ -77,6 +82,48 @@ type Facts struct {
 	Timeouts []Timeout `json:"timeouts,omitempty"`
 	// TimeLimit is the per-request limit, as the report states it.
 	TimeLimit string `json:"timeLimit,omitempty"`
+	// NotStarted is the check whose server process failed to start, if
+	// one did: later checks then prove nothing.
+	NotStarted string `json:"notStarted,omitempty"`
+
+	// Files holds every entry under the run's temp folder before the
+	// first server process started and after the last one ended.
+	Files *FileFacts `json:"files,omitempty"`
+	// Calls counts the requests of the run, Answered those answered.
+	Calls    int `json:"calls,omitempty"`
+	Answered int `json:"answered,omitempty"`
+
+	// HomeDirs counts the fresh HOME and TMPDIR pairs made for server
+	// processes; Leftovers lists what each process left in its own.
+	HomeDirs  int        `json:"homeDirs,omitempty"`
+	Leftovers []Leftover `json:"leftovers,omitempty"`
+}
+
+// FileFacts is the state of the run's files before and after.
+type FileFacts struct {
+	Before map[string]FileState `json:"before"`
+	After  map[string]FileState `json:"after"`
+	// Bodies holds the start of every regular file created or changed,
+	// by path.
+	Bodies map[string]string `json:"bodies,omitempty"`
+}
+
+// FileState is one entry under the temp folder. Symlinks are recorded,
+// not followed.
+type FileState struct {
+	Kind   string      `json:"kind"` // file, dir, symlink, other
+	Mode   fs.FileMode `json:"mode"`
+	Size   int64       `json:"size,omitempty"`
+	SHA256 string      `json:"sha256,omitempty"`
+	Target string      `json:"target,omitempty"`
+	MTime  time.Time   `json:"mtime"`
+}
+
+// Leftover is what one server process left in its fresh HOME, TMPDIR or
+// config folder, one line per entry.
+type Leftover struct {
+	Process string   `json:"process"` // the checks it served
+	Lines   []string `json:"lines"`
 }
 
 // Process is one server process of a run.
@@ -116,6 +163,8 @@ type Verdict struct {
 	Notes []string
 	// Filed names the steps listed under the check in the report.
 	Filed []string
+	// Observed holds observations that are not exchanges (file states).
+	Observed []string
 }
 
 // Finding is one reason for a fail or warn verdict.

@@ -120,6 +120,9 @@ func Render(v Verdict) string {
 	for _, s := range v.Filed {
 		line("filed", s)
 	}
+	for _, o := range v.Observed {
+		line("observed", o)
+	}
 	for _, f := range v.Findings {
 		label := "fail"
 		if f.Warn {

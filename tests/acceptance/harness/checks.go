@@ -7,10 +7,11 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // answered reports a failed call as a check failure and returns false.
@@ -366,46 +367,13 @@ func (r *runner) check7(before snapshot) {
 		c.fail("re-reading fixtures: %v", err)
 		return
 	}
-	for _, d := range diffSnapshots(before, after) {
-		c.add(finding{msg: d, detail: r.changeDetail(d, before, after)})
-	}
-	answered := 0
+	facts := &checks.Facts{Files: &checks.FileFacts{Before: before, After: after, Bodies: bodies(r.lay.Base, before, after)}, Calls: len(r.allExchanges)}
 	for _, ex := range r.allExchanges {
 		if !ex.failed() {
-			answered++
+			facts.Answered++
 		}
 	}
-	if answered == 0 {
-		c.fail("no call was answered, so an unchanged tree proves nothing")
-	}
-	paths := make([]string, 0, len(before))
-	for p := range before {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		st := before[p]
-		line := fmt.Sprintf("%-8s %-44s mtime %s", st.Kind, p, st.MTime.UTC().Format("15:04:05.000000000"))
-		switch st.Kind {
-		case "file":
-			line += fmt.Sprintf(" %7d B sha256 %.16s…", st.Size, st.SHA256)
-		case "symlink":
-			line += " -> " + st.Target
-		}
-		if a, ok := after[p]; ok && a.SHA256 == st.SHA256 && a.MTime.Equal(st.MTime) && a.Target == st.Target {
-			line += "  unchanged"
-		} else {
-			line += "  CHANGED"
-		}
-		c.Observed = append(c.Observed, line)
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			c.Observed = append(c.Observed, "created  "+p)
-		}
-	}
-	f, d, l := before.counts()
-	c.Summary = fmt.Sprintf("sha256, mtime, mode and presence of %d files, %d directories and %d symlinks inside and outside the root unchanged after %d calls", f, d, l, len(r.allExchanges))
+	r.judge(c, facts)
 }
 
 // Check 8: discovery and a tool call over stdio, clean stdout, clean exit.

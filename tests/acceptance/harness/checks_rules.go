@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // This file holds the checks for the rules of the specification's "One
@@ -343,13 +345,9 @@ func (r *runner) check15(ctx context.Context, s *session, c *CheckResult) {
 	c.Summary = "identical replies, ignoring durations and timestamps, for " + strings.Join(same, ", ")
 }
 
-// check16 sums up the HOME and TMPDIR findings of every process.
+// check16 judges what every process left in its HOME and TMPDIR.
 func (r *runner) check16() {
-	c := r.checks["16"]
-	if r.notStarted != "" {
-		c.add(finding{msg: "server did not start; see check " + r.notStarted + " (an empty HOME proves nothing then)", hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
-	}
-	c.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", r.dirs)
+	r.judge(r.checks["16"], &checks.Facts{NotStarted: r.notStarted, HomeDirs: r.dirs, Leftovers: r.leftovers})
 }
 
 // searchAndProbe searches the public words of a check's fixtures and the

@@ -220,6 +220,13 @@ func (r *runner) protocolChecks(ctx context.Context) {
 	}
 }
 
+// judge runs the judge of c's check on facts that hold no exchanges, and
+// files its verdict.
+func (r *runner) judge(c *CheckResult, facts *checks.Facts) {
+	r.transcribe([]*checks.Check{c.def}, facts)
+	r.apply(c, c.def.Judge(facts), nil)
+}
+
 // apply files a judge's verdict under its check.
 func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Exchange) {
 	for _, step := range v.Filed {
@@ -235,4 +242,5 @@ func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Excha
 		c.Summary = v.Summary
 	}
 	c.Notes = append(c.Notes, v.Notes...)
+	c.Observed = append(c.Observed, v.Observed...)
 }

@@ -109,6 +109,7 @@ type runner struct {
 	// violationOrder lists the keys of violations in the order found
 	violationOrder []string
 	leaks          []leak
+	leftovers      []checks.Leftover // per process, for check 16
 	// signIn is check 1's search for sign-in, the reference of checks 9
 	// and 20.
 	signIn *Exchange
@@ -180,7 +181,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sb.locked = []string{lay.lockedPath()}
 	r.sb = sb
 	r.rep.Isolation = sb.isolation
-	f, d, l := before.counts()
+	f, d, l := checks.FileCounts(before)
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
 	for _, def := range checks.All() {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
@@ -331,24 +332,14 @@ func (r *runner) processDirs(id string) (home, tmp string, err error) {
 	return r.sb.processDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
 }
 
-// checkLeftovers fails check 16 for anything a process left in its HOME
-// or TMPDIR.
+// checkLeftovers records what a process left in its HOME, TMPDIR or
+// config folder, for check 16.
 func (r *runner) checkLeftovers(id, home, tmp string) {
 	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
 	left = append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
 		return rel == "go" || strings.HasPrefix(rel, "go/")
 	})...)
-	if len(left) == 0 {
-		return
-	}
-	shown := left
-	if len(shown) > 8 {
-		shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left)-8))
-	}
-	r.checks["16"].add(finding{
-		msg:    fmt.Sprintf("the process of check %s wrote into its fresh HOME, TMPDIR or config folder: %s", id, left[0]),
-		detail: shown,
-	})
+	r.leftovers = append(r.leftovers, checks.Leftover{Process: id, Lines: left})
 }
 
 // afterSession files a finished process's exchanges under their checks

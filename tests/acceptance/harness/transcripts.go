@@ -21,6 +21,19 @@ type recordedTranscript struct {
 func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 	f := *facts
 	f.Stderr = untemp(f.Stderr)
+	if f.Files != nil {
+		files := *f.Files
+		files.Before, files.After = untempStates(files.Before), untempStates(files.After)
+		f.Files = &files
+	}
+	f.Leftovers = nil
+	for _, l := range facts.Leftovers {
+		var lines []string
+		for _, line := range l.Lines {
+			lines = append(lines, untemp(line))
+		}
+		f.Leftovers = append(f.Leftovers, checks.Leftover{Process: l.Process, Lines: lines})
+	}
 	comment := fmt.Sprintf("server: %s", untemp(r.cfg.Server))
 	for _, def := range list {
 		data, err := checks.EncodeTranscript(def, comment, &f)
@@ -45,4 +58,13 @@ func (r *Report) WriteTranscripts(dir string) error {
 		}
 	}
 	return nil
+}
+
+func untempStates(states map[string]checks.FileState) map[string]checks.FileState {
+	out := make(map[string]checks.FileState, len(states))
+	for p, st := range states {
+		st.Target = untemp(st.Target)
+		out[p] = st
+	}
+	return out
 }
