@@ -61,3 +61,17 @@ func TestCatalogIDs(t *testing.T) {
 		t.Errorf("%d checks, want 29 (1-22 and 8.1-8.7)", len(seen))
 	}
 }
+
+// TestFixturesOwnedOnce: every fixture name is planted and owned by one
+// check, which the harness looks it up by.
+func TestFixturesOwnedOnce(t *testing.T) {
+	owner := map[string]string{}
+	for _, c := range All() {
+		for _, name := range c.Fixtures {
+			if o, ok := owner[name]; ok {
+				t.Errorf("fixture %s is owned by checks %s and %s", name, o, c.ID)
+			}
+			owner[name] = c.ID
+		}
+	}
+}

@@ -28,6 +28,9 @@ type Check struct {
 	// Fixtures names the fixtures the check plants and owns: a leak of
 	// one of them breaks this check's rule, wherever it is seen.
 	Fixtures []string
+	// Warns makes every finding of the check, and every leak of its
+	// fixtures, a warning: the specification does not name its rule.
+	Warns bool
 	// Probe sends the check's requests. It may adapt to earlier replies
 	// but never judges them; it returns false when the server can take
 	// no further request. Nil for a check that judges another's

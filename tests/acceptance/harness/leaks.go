@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -205,15 +206,14 @@ func (l *layout) rootRel(f string) (string, bool) {
 
 // trapFor names the trap a path is, and the check it belongs to.
 func (l *layout) trapFor(rel string) (what, owner string) {
-	switch rel {
-	case "traps/pipe-note.md":
-		return "a FIFO", "20"
-	case "traps/dangling-note.md":
-		return "a dangling symlink", "20"
-	case "traps/binary-note.md":
-		return "a binary file", "20"
-	case "traps/folder.md":
-		return "a directory", "20"
+	kinds := map[string]string{
+		"traps/pipe-note.md":     "a FIFO",
+		"traps/dangling-note.md": "a dangling symlink",
+		"traps/binary-note.md":   "a binary file",
+		"traps/folder.md":        "a directory",
+	}
+	if what, ok := kinds[rel]; ok {
+		return what, ownerOf(path.Base(rel)).ID
 	}
 	return "", ""
 }
