@@ -31,11 +31,12 @@ type Check struct {
 	// Warns makes every finding of the check, and every leak of its
 	// fixtures, a warning: the specification does not name its rule.
 	Warns bool
-	// Probe sends the check's requests. It may adapt to earlier replies
-	// but never judges them; it returns false when the server can take
-	// no further request. Nil for a check that judges another's
-	// exchanges, and while the harness still probes the check itself.
-	Probe func(Wire) bool
+	// Probe sends the check's requests; it reads the facts only for the
+	// fixtures' names and markers. It may adapt to earlier replies but
+	// never judges them; it returns false when the server can take no
+	// further request. Nil for a check that judges another's exchanges,
+	// and while the harness still probes the check itself.
+	Probe func(Wire, *Facts) bool
 	// Judge turns the recorded exchanges and the fixture facts into
 	// findings. Nil while the check is still judged inside the harness,
 	// in the same code that sends its requests.
@@ -50,12 +51,19 @@ type Rule struct {
 	Judge func(*Facts) Verdict
 }
 
-// Wire sends JSON-RPC lines to a running server.
+// Wire sends requests to a running server. Each exchange is recorded
+// under step, the name a judge finds it by.
 type Wire interface {
-	// Send writes line and waits for the reply whose id is the raw JSON
-	// id; with id "" it waits for nothing. The exchange is recorded
-	// under step, the name a judge finds it by.
+	// Send writes line as it is and waits for the reply whose id is the
+	// raw JSON id; with id "" it waits for nothing. Only the protocol
+	// session, which speaks raw lines, sends it; the client session
+	// records it as not sent.
 	Send(step, line, id string) Exchange
+	// ListTools sends tools/list, and CallTool tools/call, through the
+	// client session's SDK client; the protocol session records them as
+	// not sent.
+	ListTools(step string) Exchange
+	CallTool(step, name string, args map[string]any) Exchange
 }
 
 // Exchange is one line sent to the server and what came back.
@@ -67,13 +75,18 @@ type Exchange struct {
 	Reply    string   `json:"reply,omitempty"` // the reply line; "" if none
 	Error    string   `json:"error,omitempty"` // why there is no reply
 	TimedOut bool     `json:"timedOut,omitempty"`
-	Millis   int64    `json:"ms"`
+	// NotSent marks a request skipped because the server had stopped
+	// answering an earlier one in the same process.
+	NotSent bool  `json:"notSent,omitempty"`
+	Millis  int64 `json:"ms"`
 }
 
 // Facts is everything a judge may read. Fields are added as judges need
 // them (the specification's true answer per query among them); a judge
 // reads only the fields it needs, so adding one changes no signature.
 type Facts struct {
+	// Fixtures are the notes the run planted, by name.
+	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
 	// Exchanges of the process the check ran in, in the order sent.
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	// Stderr of that process (bounded).
@@ -127,6 +140,13 @@ type FileState struct {
 type Leftover struct {
 	Process string   `json:"process"` // the checks it served
 	Lines   []string `json:"lines"`
+}
+
+// Fixture is a note the run planted: where it is and the phrase that
+// finds it.
+type Fixture struct {
+	Rel    string `json:"rel"`              // path inside the root
+	Marker string `json:"marker,omitempty"` // a phrase only this note holds
 }
 
 // Process is one server process of a run.

@@ -7,7 +7,7 @@ var check8_1 = &Check{
 	Section: SectionProtocol,
 	Title:   "ping is answered with an empty result",
 	Hint:    "Answer ping with {} (the official SDKs do this for you).",
-	Probe: func(w Wire) bool {
+	Probe: func(w Wire, _ *Facts) bool {
 		w.Send(stepPing, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, `2`)
 		return true
 	},

@@ -7,7 +7,7 @@ var check8_2 = &Check{
 	Hint:    "Copy the request's id into the reply as it came, string or number.",
 	// Opens the protocol session: initialize with a string id and, if
 	// that gets no answer, the same request with a number.
-	Probe: func(w Wire) bool {
+	Probe: func(w Wire, _ *Facts) bool {
 		if ex := w.Send(stepInit, initLine(`"init-1"`), `"init-1"`); ex.Reply == "" {
 			if ex := w.Send(stepInitNumber, initLine(`1`), `1`); ex.Reply == "" {
 				return false

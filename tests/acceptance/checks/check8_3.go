@@ -7,7 +7,7 @@ var check8_3 = &Check{
 	Section: SectionProtocol,
 	Title:   "an unknown method gets error -32601",
 	Hint:    "Answer a method you do not implement with JSON-RPC error -32601 (method not found).",
-	Probe: func(w Wire) bool {
+	Probe: func(w Wire, _ *Facts) bool {
 		w.Send(stepUnknown, `{"jsonrpc":"2.0","id":3,"method":"practice/no_such_method","params":{}}`, `3`)
 		return true
 	},

@@ -7,7 +7,7 @@ var check8_4 = &Check{
 	Section: SectionProtocol,
 	Title:   "a call to an unknown tool gets a JSON-RPC error",
 	Hint:    "Answer tools/call for a tool you do not offer with a JSON-RPC error (-32602), not a result.",
-	Probe: func(w Wire) bool {
+	Probe: func(w Wire, _ *Facts) bool {
 		w.Send(stepUnknownTool, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"no_such_tool","arguments":{"query":"sign-in"}}}`, `4`)
 		return true
 	},

@@ -5,7 +5,7 @@ var check8_5 = &Check{
 	Section: SectionProtocol,
 	Title:   "a line that is not JSON gets -32700 and the session lives on",
 	Hint:    "Answer a line that does not parse with error -32700 (id null) and keep reading; do not exit.",
-	Probe: func(w Wire) bool {
+	Probe: func(w Wire, _ *Facts) bool {
 		w.Send(stepNotJSON, `this line is not JSON {`, "")
 		w.Send(stepPingAfter, `{"jsonrpc":"2.0","id":5,"method":"ping"}`, `5`)
 		return true

@@ -22,6 +22,7 @@ type transcriptMeta struct {
 	Answered bool   `json:"answered,omitempty"` // the last out line is the reply
 	Error    string `json:"error,omitempty"`
 	TimedOut bool   `json:"timedOut,omitempty"`
+	NotSent  bool   `json:"notSent,omitempty"`
 	Millis   int64  `json:"ms"`
 }
 
@@ -44,11 +45,13 @@ func EncodeTranscript(c *Check, comment string, f *Facts) ([]byte, error) {
 			return nil, fmt.Errorf("exchange %q cannot be written as a transcript file", ex.Step)
 		}
 		name := fmt.Sprintf("%d %s", i+1, ex.Step)
-		a.Files = append(a.Files, txtar.File{Name: name + ".in", Data: []byte(ex.In + "\n")})
+		if ex.In != "" {
+			a.Files = append(a.Files, txtar.File{Name: name + ".in", Data: []byte(ex.In + "\n")})
+		}
 		if len(ex.Out) > 0 {
 			a.Files = append(a.Files, txtar.File{Name: name + ".out", Data: []byte(strings.Join(ex.Out, "\n") + "\n")})
 		}
-		tf.Meta = append(tf.Meta, transcriptMeta{Step: ex.Step, Answered: ex.Reply != "", Error: ex.Error, TimedOut: ex.TimedOut, Millis: ex.Millis})
+		tf.Meta = append(tf.Meta, transcriptMeta{Step: ex.Step, Answered: ex.Reply != "", Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis})
 	}
 	js, err := json.MarshalIndent(tf, "", "  ")
 	if err != nil {
@@ -85,10 +88,10 @@ func DecodeTranscript(data []byte) (id string, f *Facts, want string, err error)
 	for i, m := range tf.Meta {
 		name := fmt.Sprintf("%d %s", i+1, m.Step)
 		in, ok := files[name+".in"]
-		if !ok {
+		if !ok && !m.NotSent {
 			return "", nil, "", fmt.Errorf("no %q section", name+".in")
 		}
-		ex := Exchange{Step: m.Step, In: strings.TrimSuffix(in, "\n"), Error: m.Error, TimedOut: m.TimedOut, Millis: m.Millis}
+		ex := Exchange{Step: m.Step, In: strings.TrimSuffix(in, "\n"), Error: m.Error, TimedOut: m.TimedOut, NotSent: m.NotSent, Millis: m.Millis}
 		if out := strings.TrimSuffix(files[name+".out"], "\n"); out != "" {
 			ex.Out = strings.Split(out, "\n")
 		}

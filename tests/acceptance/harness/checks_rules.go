@@ -250,59 +250,12 @@ func extraKey(args map[string]any) string {
 	return ""
 }
 
-var writeToolRe = regexp.MustCompile(`(?i)(^|[_\-.\s])(write|delete|remove|rm|create|update|save|append|edit|modify|move|rename|exec|execute|run|shell|command|put|post|upload|mkdir|touch|patch|insert|store|set)([_\-.\s]|$)|^(write|delete|remove|create|update|save|append|edit|move|rename|exec|run|upload|store)[A-Z]`)
-
-// Check 14: one read-only tool, before and after a note asks for more.
-func (r *runner) check14(ctx context.Context, s *session, c *CheckResult) {
-	before, lex := s.listTools(ctx)
-	if !answered(c, lex) {
-		return
-	}
-	r.judgeTools(c, before, lex)
-	ex := s.callSearch(ctx, r.lay.InjectMarker)
-	answered(c, ex)
-	after, lex2 := s.listTools(ctx)
-	if !answered(c, lex2) {
-		return
-	}
-	if a, b := toolNames(before), toolNames(after); a != b {
-		c.failOn(lex2, "tools/list changed after searching %s: before [%s], after [%s]", r.lay.InjectRel, a, b)
-	}
-	c.Summary = fmt.Sprintf("tools/list offers [%s] before and after searching a note that asks for a write tool", toolNames(before))
-}
-
 func toolNames(tools []*mcp.Tool) string {
 	var names []string
 	for _, t := range tools {
 		names = append(names, t.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-func (r *runner) judgeTools(c *CheckResult, tools []*mcp.Tool, lex *Exchange) {
-	found := false
-	for _, t := range tools {
-		if t.Name == "search_notes" {
-			found = true
-			if a := t.Annotations; a != nil && !a.ReadOnlyHint {
-				c.warnOn(lex, "search_notes is annotated without readOnlyHint: true (annotations %s)", marshal(a))
-			}
-			if a := t.Annotations; a != nil && a.DestructiveHint != nil && *a.DestructiveHint {
-				c.warnOn(lex, "search_notes is annotated destructiveHint: true")
-			}
-			continue
-		}
-		if writeToolRe.MatchString(t.Name) {
-			c.failOn(lex, "tools/list offers %q, a tool whose name says it writes or runs something", t.Name)
-		} else if a := t.Annotations; a != nil && a.DestructiveHint != nil && *a.DestructiveHint {
-			c.failOn(lex, "tools/list offers %q, annotated destructiveHint: true", t.Name)
-		} else {
-			c.warnOn(lex, "tools/list offers %q besides search_notes; the specification asks for one tool", t.Name)
-		}
-	}
-	if !found {
-		c.failOn(lex, "tools/list has no search_notes (tools: [%s])", toolNames(tools))
-	}
 }
 
 var volatileRe = regexp.MustCompile(`\d+(\.\d+)?\s*(ms|µs|us|ns|s|sec|secs|seconds|milliseconds)\b|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?`)

@@ -476,3 +476,11 @@ func ownerOf(name string) *checks.Check {
 	}
 	panic("harness: no check owns fixture " + name)
 }
+
+// fixtureFacts names the planted notes the checks' probes and judges
+// read: where each is and the phrase that finds it.
+func (l *layout) fixtureFacts() map[string]checks.Fixture {
+	return map[string]checks.Fixture{
+		l.InjectRel: {Rel: l.InjectRel, Marker: l.InjectMarker},
+	}
+}

@@ -208,12 +208,13 @@ func (r *runner) protocolChecks(ctx context.Context) {
 	r.rep.Processes++
 	defer rs.stop(r.cfg.ExitTimeout)
 	w := &rawWire{rs: rs, shown: map[string]*Exchange{}}
+	facts := &checks.Facts{}
 	for _, def := range checks.ProtocolSession() {
-		if !def.Probe(w) {
+		if !def.Probe(w, facts) {
 			break
 		}
 	}
-	facts := &checks.Facts{Exchanges: w.recorded, Stderr: rs.stderr.String()}
+	facts.Exchanges, facts.Stderr = w.recorded, rs.stderr.String()
 	r.transcribe(list, facts)
 	for _, def := range list {
 		r.apply(r.checks[def.ID], def.Judge(facts), w.shown)

@@ -1,0 +1,77 @@
+package harness
+
+import (
+	"context"
+
+	"practice-notes/tests/acceptance/checks"
+)
+
+// clientWire is a client session's checks.Wire: it sends through the SDK
+// client and records each exchange twice, for the report and for the
+// judges.
+type clientWire struct {
+	ctx      context.Context
+	s        *session
+	shown    map[string]*Exchange
+	recorded []checks.Exchange
+}
+
+func (w *clientWire) keep(step string, ex *Exchange) checks.Exchange {
+	rec := checks.Exchange{Step: step, Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis}
+	if len(ex.Wire) > 0 {
+		rec.In = ex.Wire[0]
+	}
+	if len(ex.Wire) > 1 {
+		rec.Out = ex.Wire[1:2]
+		if ex.Error == "" {
+			rec.Reply = ex.Wire[1]
+		}
+	}
+	w.shown[step] = ex
+	w.recorded = append(w.recorded, rec)
+	return rec
+}
+
+func (w *clientWire) Send(step, line, id string) checks.Exchange {
+	rec := checks.Exchange{Step: step, In: line, NotSent: true, Error: "not sent: the client session sends requests through its SDK client only"}
+	w.recorded = append(w.recorded, rec)
+	return rec
+}
+
+func (w *clientWire) ListTools(step string) checks.Exchange {
+	_, ex := w.s.listTools(w.ctx)
+	return w.keep(step, ex)
+}
+
+func (w *clientWire) CallTool(step, name string, args map[string]any) checks.Exchange {
+	if q, ok := args["query"].(string); ok && name == "search_notes" && len(args) == 1 {
+		return w.keep(step, w.s.callSearch(w.ctx, q))
+	}
+	return w.keep(step, w.s.callTool(w.ctx, name, args))
+}
+
+func (w *rawWire) ListTools(step string) checks.Exchange {
+	return w.notSent(step)
+}
+
+func (w *rawWire) CallTool(step, _ string, _ map[string]any) checks.Exchange {
+	return w.notSent(step)
+}
+
+func (w *rawWire) notSent(step string) checks.Exchange {
+	rec := checks.Exchange{Step: step, NotSent: true, Error: "not sent: the protocol session sends raw lines only"}
+	w.recorded = append(w.recorded, rec)
+	return rec
+}
+
+// probeAndJudge runs a check whose probe and judge live in its value:
+// the probe sends through the session, the judge reads what was recorded.
+// The session files the exchanges under the check.
+func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) {
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts()}
+	c.def.Probe(w, facts)
+	facts.Exchanges = w.recorded
+	r.transcribe([]*checks.Check{c.def}, facts)
+	r.apply(c, c.def.Judge(facts), w.shown)
+}
