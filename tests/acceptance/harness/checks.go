@@ -34,21 +34,21 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 		return
 	}
 	if ex.result.IsError {
-		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
+		c.failOn(ex, "isError reply: %q", clip(checks.FirstText(ex.result), 160))
 		return
 	}
 	if r.lay.N2Err != nil {
 		c.failOn(ex, "cannot grade: %v", r.lay.N2Err)
 		return
 	}
-	v := r.lay.judgeN2(r.read(ex))
-	r.rep.N2 = v.cmp
-	if v.ok {
-		c.Summary = v.summary
-		c.Notes = append(c.Notes, v.notes...)
+	v := r.lay.notes().JudgeN2(r.read(ex))
+	r.rep.N2 = v.Cmp
+	if v.OK {
+		c.Summary = v.Summary
+		c.Notes = append(c.Notes, v.Notes...)
 		return
 	}
-	c.add(finding{msg: v.problem, ex: ex, detail: v.diff})
+	c.add(finding{msg: v.Problem, ex: ex, detail: v.Diff})
 }
 
 var negativeRe = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)
@@ -116,10 +116,10 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	rd := r.read(ex)
 	switch {
 	case rd.IsError:
-		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
-	case !rd.names(r.lay.ValidRel) && !rd.names(path.Base(r.lay.ValidRel)):
+		c.failOn(ex, "isError reply: %q", clip(checks.FirstText(ex.result), 160))
+	case !rd.Names(r.lay.ValidRel) && !rd.Names(path.Base(r.lay.ValidRel)):
 		c.failOn(ex, "the reply does not name %s as a result (results: %v)", r.lay.ValidRel, rd.Results)
-	case !rd.quotes(r.lay.ValidProof):
+	case !rd.Quotes(r.lay.ValidProof):
 		c.Summary = fmt.Sprintf("search named %s (nested two folders down) as a result", r.lay.ValidRel)
 		c.note("the reply does not quote the proof word that follows the phrase on its line (%s)", r.lay.ValidProof)
 	default:
@@ -308,7 +308,7 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 			c.note("the search touching %s answered isError: %q", big.Name, clip(toolText(ex.result), 120))
 		}
 		switch {
-		case rd.names(big.Name):
+		case rd.Names(big.Name):
 			c.failOn(ex, "%s (over %d bytes) was searched and named as a result", big.Name, FileLimit)
 		case contains(rd.Skipped, big.Name):
 			parts = append(parts, big.Name+" named as not searched")

@@ -26,7 +26,7 @@ func (r *runner) check9(ctx context.Context, s *session, c *CheckResult) {
 		return
 	}
 	refRd := r.read(ref)
-	if files, passages := refRd.found(); len(files) == 0 && len(passages) == 0 {
+	if files, passages := refRd.Found(); len(files) == 0 && len(passages) == 0 {
 		c.skip("sign-in itself found no passage in this process, so other spellings have nothing to match; see check 1")
 		return
 	}
@@ -37,7 +37,7 @@ func (r *runner) check9(ctx context.Context, s *session, c *CheckResult) {
 		if !answered(c, ex) {
 			continue
 		}
-		if miss := r.read(ex).missing(refRd); len(miss) > 0 {
+		if miss := r.read(ex).Missing(refRd); len(miss) > 0 {
 			f := finding{msg: fmt.Sprintf("%q found less than sign-in: no %s", q, strings.Join(miss, "; ")), ex: ex}
 			if !shownRef {
 				f.detail, shownRef = append([]string{"sign-in, in the same process:"}, ref.evidenceLines()...), true
@@ -58,7 +58,7 @@ func (r *runner) check10(ctx context.Context, s *session, c *CheckResult) {
 		return
 	}
 	refRd := r.read(ref)
-	if !refRd.names(r.lay.UnicodeRel) && !refRd.quotes(r.lay.UnicodeProof) {
+	if !refRd.Names(r.lay.UnicodeRel) && !refRd.Quotes(r.lay.UnicodeProof) {
 		c.skip("%q as written did not find %s, so its other case has nothing to match (see check 3 for nested notes)", r.lay.UnicodePhrase, r.lay.UnicodeRel)
 		return
 	}
@@ -70,7 +70,7 @@ func (r *runner) check10(ctx context.Context, s *session, c *CheckResult) {
 		}
 		return
 	}
-	if miss := r.read(ex).missing(refRd); len(miss) > 0 {
+	if miss := r.read(ex).Missing(refRd); len(miss) > 0 {
 		c.add(finding{warn: true, msg: fmt.Sprintf("%q found less than %q as written: no %s", q, r.lay.UnicodePhrase, strings.Join(miss, "; ")), ex: ex})
 		return
 	}
@@ -388,7 +388,7 @@ func (r *runner) check20(ctx context.Context, s *session, c *CheckResult) {
 	case r.signIn == nil || r.signIn.result == nil:
 		parts = append(parts, fmt.Sprintf("sign-in answered in %d ms (check 1 got no answer to compare with)", ex.Millis))
 	default:
-		if miss := r.read(ex).missing(r.read(r.signIn)); len(miss) > 0 {
+		if miss := r.read(ex).Missing(r.read(r.signIn)); len(miss) > 0 {
 			c.add(finding{msg: fmt.Sprintf("with the traps present, sign-in found less than in check 1: no %s", strings.Join(miss, "; ")), ex: ex,
 				detail: append([]string{"check 1, without the traps:"}, r.signIn.evidenceLines()...)})
 		} else {
@@ -413,7 +413,7 @@ func (r *runner) check21(ctx context.Context, s *session, c *CheckResult) {
 	before, lex := s.listTools(ctx)
 	answered(c, lex)
 	ex := s.callSearch(ctx, r.lay.InjectMarker)
-	if answered(c, ex) && !ex.result.IsError && !r.read(ex).quotes(r.lay.InjectMarker) {
+	if answered(c, ex) && !ex.result.IsError && !r.read(ex).Quotes(r.lay.InjectMarker) {
 		c.warnOn(ex, "the note %s was not returned as a passage", r.lay.InjectRel)
 	}
 	for _, sec := range r.lay.secretsOf("21") {

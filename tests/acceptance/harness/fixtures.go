@@ -194,13 +194,13 @@ func buildLayout(practiceData string) (*layout, error) {
 	}
 	if b, err := os.ReadFile(filepath.Join(l.Root, l.SampleRel)); err == nil {
 		l.Sample = string(b)
-		l.N2, l.N2Err = findNoteParagraphs(l.Sample, "N2", "sign-in")
-		l.N2 = slices.DeleteFunc(l.N2, func(p paragraph) bool { return headingLevel(p.Text) > 0 && !strings.Contains(p.Text, "\n") })
+		l.N2, l.N2Err = checks.FindNoteParagraphs(l.Sample, "N2", "sign-in")
+		l.N2 = slices.DeleteFunc(l.N2, func(p paragraph) bool { return checks.HeadingLevel(p.Text) > 0 && !strings.Contains(p.Text, "\n") })
 		if l.N2Err == nil && len(l.N2) == 0 {
 			l.N2Err = errors.New("note N2 has no paragraph containing \"sign-in\" besides its heading")
 		}
 		if l.N2Err == nil {
-			l.N2Section, _ = noteSection(l.Sample, "N2")
+			l.N2Section, _ = checks.NoteSection(l.Sample, "N2")
 		}
 	} else {
 		l.N2Err = fmt.Errorf("practice data has no %s: %w", l.SampleRel, err)
@@ -380,7 +380,7 @@ func (l *layout) rootParagraphs() []paragraph {
 			return nil
 		}
 		rel, _ := filepath.Rel(l.Root, p)
-		for _, para := range splitParagraphs(string(b)) {
+		for _, para := range checks.SplitParagraphs(string(b)) {
 			if len(para.Text) >= 12 {
 				para.File = filepath.ToSlash(rel)
 				out = append(out, para)

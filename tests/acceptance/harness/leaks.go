@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // A leak is something from outside the root, or a file the root holds
@@ -188,22 +190,6 @@ func (r *runner) resultLeaks(ex *Exchange, rd *reading) []leak {
 	return out
 }
 
-// rootRel turns a file name from a reply into a root-relative path, or
-// reports that it points outside the root.
-func (l *layout) rootRel(f string) (string, bool) {
-	f = strings.ReplaceAll(f, `\`, "/")
-	for _, root := range uniq(l.Root, filepath.Join(l.BaseReal, "root")) {
-		if strings.HasPrefix(f, root+"/") {
-			f = strings.TrimPrefix(f, root+"/")
-		}
-	}
-	f = strings.TrimPrefix(f, "./")
-	if f == "" || strings.HasPrefix(f, "/") || !filepath.IsLocal(filepath.FromSlash(f)) {
-		return "", false
-	}
-	return filepath.ToSlash(filepath.Clean(f)), true
-}
-
 // trapFor names the trap a path is, and the check it belongs to.
 func (l *layout) trapFor(rel string) (what, owner string) {
 	kinds := map[string]string{
@@ -238,7 +224,7 @@ func (r *runner) saw(found []leak, during, where string, ex *Exchange) {
 	for _, lk := range found {
 		lk.during, lk.where, lk.ex = during, where, ex
 		if ex != nil {
-			ex.Leaks = appendNew(ex.Leaks, lk.what)
+			ex.Leaks = checks.AppendNew(ex.Leaks, lk.what)
 		}
 		r.leaks = append(r.leaks, lk)
 	}

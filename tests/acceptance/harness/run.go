@@ -55,17 +55,6 @@ type Config struct {
 // Config.ProtocolVersion forces another.
 const Check8ProtocolVersion = "2025-11-25"
 
-// N2Comparison puts the passage the server returned beside the file's lines.
-type N2Comparison struct {
-	File        string `json:"file"`
-	StartLine   int    `json:"startLine"`
-	EndLine     int    `json:"endLine"`
-	FileText    string `json:"fileText"`
-	Returned    string `json:"returned"`
-	ReturnedVia string `json:"returnedVia"`
-	Identical   bool   `json:"identical"`
-}
-
 // Report is the result of a run.
 type Report struct {
 	Date             time.Time      `json:"date"`

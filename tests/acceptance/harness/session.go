@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Exchange is one request the harness sent and what came back.
@@ -653,7 +655,7 @@ func compactToolReply(res *mcp.CallToolResult) string {
 	fmt.Fprintf(&b, "isError=%v", res.IsError)
 	var sc any
 	if res.StructuredContent != nil {
-		sc = normalizeJSON(res.StructuredContent)
+		sc = checks.NormalizeJSON(res.StructuredContent)
 		b.WriteString(" structuredContent=" + marshal(sc))
 	}
 	for i, c := range res.Content {
