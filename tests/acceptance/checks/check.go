@@ -87,6 +87,8 @@ type Exchange struct {
 type Facts struct {
 	// Fixtures are the notes the run planted, by name.
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
+	// Notes are the root's notes as the judges read them.
+	Notes *Notes `json:"notes,omitempty"`
 	// Exchanges of the process the check ran in, in the order sent.
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	// Stderr of that process (bounded).
@@ -188,6 +190,8 @@ type Verdict struct {
 	Filed []string
 	// Observed holds observations that are not exchanges (file states).
 	Observed []string
+	// Compared is check 1's passage beside the file's, for the report.
+	Compared *N2Comparison
 }
 
 // Finding is one reason for a fail or warn verdict.

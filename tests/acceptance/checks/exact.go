@@ -191,6 +191,10 @@ func excerpt(s, want string) string {
 // line by line.
 func passageDiff(want, got string) []string {
 	d := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+	// go-cmp picks at random between spaces and no-break spaces in its
+	// margins, so that nobody relies on its layout; evidence and
+	// transcripts read the same from run to run with spaces only.
+	d = strings.ReplaceAll(d, "\u00a0", " ")
 	out := []string{"diff of the N2 paragraph (-file +reply):"}
 	for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 		out = append(out, truncateBytes(line, 300))

@@ -16,6 +16,9 @@ type Notes struct {
 	N2        []Paragraph `json:"n2"` // the N2 paragraphs holding "sign-in"
 	N2Section Paragraph   `json:"n2Section"`
 	Paras     []Paragraph `json:"paras"`
+	// N2Err says why the N2 passage could not be found in the practice
+	// data, which leaves check 1 nothing to grade against.
+	N2Err string `json:"n2Err,omitempty"`
 }
 
 // RootRel turns a file name from a reply into a root-relative path, or

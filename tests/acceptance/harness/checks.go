@@ -26,29 +26,10 @@ func answered(c *CheckResult, ex *Exchange) bool {
 	return true
 }
 
-// Check 1: "sign-in" returns the exact N2 passage from sample-notes.md.
+// check1 runs check 1 from its value; its search is the reference of
+// checks 9 and 20.
 func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
-	ex := s.callSearch(ctx, "sign-in")
-	r.signIn = ex
-	if !answered(c, ex) {
-		return
-	}
-	if ex.result.IsError {
-		c.failOn(ex, "isError reply: %q", clip(checks.FirstText(ex.result), 160))
-		return
-	}
-	if r.lay.N2Err != nil {
-		c.failOn(ex, "cannot grade: %v", r.lay.N2Err)
-		return
-	}
-	v := r.lay.notes().JudgeN2(r.read(ex))
-	r.rep.N2 = v.Cmp
-	if v.OK {
-		c.Summary = v.Summary
-		c.Notes = append(c.Notes, v.Notes...)
-		return
-	}
-	c.add(finding{msg: v.Problem, ex: ex, detail: v.Diff})
+	r.signIn = r.probeAndJudge(ctx, s, c)[checks.SignIn]
 }
 
 var negativeRe = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)

@@ -244,4 +244,7 @@ func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Excha
 	}
 	c.Notes = append(c.Notes, v.Notes...)
 	c.Observed = append(c.Observed, v.Observed...)
+	if v.Compared != nil {
+		r.rep.N2 = v.Compared
+	}
 }

@@ -26,7 +26,12 @@ func readResult(res *mcp.CallToolResult, query string, lay *layout) *reading {
 
 // notes is what the judges know of the root's notes.
 func (l *layout) notes() *checks.Notes {
+	n2Err := ""
+	if l.N2Err != nil {
+		n2Err = l.N2Err.Error()
+	}
 	return &checks.Notes{
+		N2Err:     n2Err,
 		Roots:     []string{l.Root, filepath.Join(l.BaseReal, "root")},
 		SampleRel: l.SampleRel,
 		N2:        l.N2,

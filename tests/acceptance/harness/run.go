@@ -193,7 +193,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.protocolChecks(ctx)
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
 		{id: "9", fn: r.check9}, {id: "10", fn: r.check10}, {id: "11", fn: r.check11},
-		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: r.probeAndJudge},
+		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }},
 		{id: "15", fn: r.check15}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
 		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
 	})

@@ -66,12 +66,14 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 
 // probeAndJudge runs a check whose probe and judge live in its value:
 // the probe sends through the session, the judge reads what was recorded.
-// The session files the exchanges under the check.
-func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) {
+// The session files the exchanges under the check; they are returned by
+// step.
+func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
 	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
-	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts()}
+	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes()}
 	c.def.Probe(w, facts)
 	facts.Exchanges = w.recorded
 	r.transcribe([]*checks.Check{c.def}, facts)
 	r.apply(c, c.def.Judge(facts), w.shown)
+	return w.shown
 }
