@@ -147,9 +147,18 @@ type Leftover struct {
 // Fixture is a note the run planted: where it is and the phrase that
 // finds it.
 type Fixture struct {
-	Rel    string `json:"rel"`              // path inside the root
-	Marker string `json:"marker,omitempty"` // a phrase only this note holds
+	Rel    string `json:"rel,omitempty"`    // path inside the root; "" for a phrase in no file
+	Marker string `json:"marker,omitempty"` // a phrase only this note (or none) holds
+	Proof  string `json:"proof,omitempty"`  // a word on the marker's own line
 }
+
+// Names of the fixtures that are phrases rather than files.
+const (
+	AbsentPhrase = "absent phrase"   // in no file
+	BoundPhrase  = "bounded phrase"  // in more paragraphs than one reply may hold
+	SpreadPhrase = "spread phrase"   // in notes of several folders
+	UnicodeNote  = "unicode-note.md" // a non-ASCII phrase
+)
 
 // Process is one server process of a run.
 type Process struct {
@@ -192,6 +201,8 @@ type Verdict struct {
 	Observed []string
 	// Compared is check 1's passage beside the file's, for the report.
 	Compared *N2Comparison
+	// Skip says why the check could not be judged, when nothing failed.
+	Skip string
 }
 
 // Finding is one reason for a fail or warn verdict.

@@ -9,9 +9,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// injectNote is the note whose text asks the assistant for more tools;
+// InjectNote is the note whose text asks the assistant for more tools;
 // check 21 plants it.
-const injectNote = "instructions-note.md"
+const InjectNote = "instructions-note.md"
 
 const (
 	stepToolsBefore = "list tools"
@@ -28,7 +28,7 @@ var check14 = &Check{
 		if !answered(w.ListTools(stepToolsBefore)) {
 			return true
 		}
-		w.CallTool(stepInjectNote, "search_notes", map[string]any{"query": f.Fixtures[injectNote].Marker})
+		w.CallTool(stepInjectNote, "search_notes", map[string]any{"query": f.Fixtures[InjectNote].Marker})
 		w.ListTools(stepToolsAfter)
 		return true
 	},
@@ -49,7 +49,7 @@ var check14 = &Check{
 		}
 		if a, b := toolNames(before), toolNames(toolsOf(lex2)); a != b {
 			v.Findings = append(v.Findings, Finding{Step: lex2.Step,
-				Msg: fmt.Sprintf("tools/list changed after searching %s: before [%s], after [%s]", f.Fixtures[injectNote].Rel, a, b)})
+				Msg: fmt.Sprintf("tools/list changed after searching %s: before [%s], after [%s]", f.Fixtures[InjectNote].Rel, a, b)})
 		}
 		v.Summary = fmt.Sprintf("tools/list offers [%s] before and after searching a note that asks for a write tool", toolNames(before))
 		return v

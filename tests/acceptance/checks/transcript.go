@@ -117,6 +117,7 @@ func Render(v Verdict) string {
 		}
 	}
 	line("summary", v.Summary)
+	line("skip", v.Skip)
 	for _, n := range v.Notes {
 		line("note", n)
 	}
@@ -148,6 +149,9 @@ func Render(v Verdict) string {
 // failure, warn for warnings only, else pass.
 func (v Verdict) Status() string {
 	status := StatusPass
+	if v.Skip != "" {
+		status = StatusSkip
+	}
 	for _, f := range v.Findings {
 		if !f.Warn {
 			return StatusFail

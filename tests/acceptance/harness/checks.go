@@ -32,61 +32,6 @@ func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
 	r.signIn = r.probeAndJudge(ctx, s, c)[checks.SignIn]
 }
 
-var negativeRe = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)
-
-// Check 2: an absent phrase returns no matches and no invented passage.
-func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
-	ex := s.callSearch(ctx, r.lay.Absent)
-	if !answered(c, ex) {
-		return
-	}
-	rd := r.read(ex)
-	text := toolText(ex.result)
-	if rd.IsError {
-		c.note("the miss was reported with isError true (false is preferred)")
-	}
-	switch {
-	case len(rd.Items) > 0:
-		it := rd.Items[0]
-		c.failOn(ex, "%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, clip(it.Passage, 100))
-	case len(rd.Results) > 0:
-		c.failOn(ex, "the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
-	case len(rd.Quoted) > 0:
-		c.failOn(ex, "the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), clip(rd.Quoted[0].Text, 100))
-	}
-	if !rd.NoMatch {
-		c.failOn(ex, "the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", clip(text, 160))
-	}
-	// The phrase may be echoed, but not embedded in a sentence that
-	// presents it as found.
-	for _, t := range rd.Strings {
-		for _, line := range strings.Split(t, "\n") {
-			if presentsAsFound(line, r.lay.Absent) {
-				c.warnOn(ex, "a line puts the absent phrase in a sentence without saying it was not found: %q", clip(line, 160))
-			}
-		}
-	}
-	if len(c.findings) == 0 {
-		c.Summary = fmt.Sprintf("no result, and the reply says so: %q", clip(text, 100))
-	}
-}
-
-// presentsAsFound reports whether a line embeds phrase in prose (four or
-// more other words) without any negation: likely an invented passage.
-// An echo such as `"query": "phrase",` or `No notes matched "phrase".` is not.
-func presentsAsFound(line, phrase string) bool {
-	if !strings.Contains(line, phrase) {
-		return false
-	}
-	rest := strings.ReplaceAll(line, phrase, " ")
-	if negativeRe.MatchString(rest) {
-		return false
-	}
-	return len(proseWordRe.FindAllString(rest, -1)) >= 4
-}
-
-var proseWordRe = regexp.MustCompile(`\pL{2,}`)
-
 // Check 3: a phrase in a valid nested file inside the root is found; if the
 // server offers resources, the file is also read through them.
 func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {

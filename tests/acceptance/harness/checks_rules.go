@@ -19,64 +19,6 @@ func containsFold(s, sub string) bool {
 	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
 }
 
-// Check 9: other capitalisations of sign-in find what sign-in finds.
-func (r *runner) check9(ctx context.Context, s *session, c *CheckResult) {
-	ref := s.callSearch(ctx, "sign-in")
-	if !answered(c, ref) {
-		return
-	}
-	refRd := r.read(ref)
-	if files, passages := refRd.Found(); len(files) == 0 && len(passages) == 0 {
-		c.skip("sign-in itself found no passage in this process, so other spellings have nothing to match; see check 1")
-		return
-	}
-	var ok []string
-	shownRef := false
-	for _, q := range []string{"SIGN-IN", "Sign-In"} {
-		ex := s.callSearch(ctx, q)
-		if !answered(c, ex) {
-			continue
-		}
-		if miss := r.read(ex).Missing(refRd); len(miss) > 0 {
-			f := finding{msg: fmt.Sprintf("%q found less than sign-in: no %s", q, strings.Join(miss, "; ")), ex: ex}
-			if !shownRef {
-				f.detail, shownRef = append([]string{"sign-in, in the same process:"}, ref.evidenceLines()...), true
-			}
-			c.add(f)
-			continue
-		}
-		ok = append(ok, q)
-	}
-	c.Summary = fmt.Sprintf("%s found the same files and passages as sign-in", strings.Join(ok, " and "))
-}
-
-// Check 10: a non-ASCII phrase in another case finds what it finds as
-// written.
-func (r *runner) check10(ctx context.Context, s *session, c *CheckResult) {
-	ref := s.callSearch(ctx, r.lay.UnicodePhrase)
-	if !answered(c, ref) {
-		return
-	}
-	refRd := r.read(ref)
-	if !refRd.Names(r.lay.UnicodeRel) && !refRd.Quotes(r.lay.UnicodeProof) {
-		c.skip("%q as written did not find %s, so its other case has nothing to match (see check 3 for nested notes)", r.lay.UnicodePhrase, r.lay.UnicodeRel)
-		return
-	}
-	q := strings.ToUpper(r.lay.UnicodePhrase)
-	ex := s.callSearch(ctx, q)
-	if ex.failed() {
-		if !ex.NotSent {
-			c.warnOn(ex, "%q got no answer", q)
-		}
-		return
-	}
-	if miss := r.read(ex).Missing(refRd); len(miss) > 0 {
-		c.add(finding{warn: true, msg: fmt.Sprintf("%q found less than %q as written: no %s", q, r.lay.UnicodePhrase, strings.Join(miss, "; ")), ex: ex})
-		return
-	}
-	c.Summary = fmt.Sprintf("%q found %s, written %q", q, r.lay.UnicodeRel, r.lay.UnicodePhrase)
-}
-
 // invented reports whether the reply credits file with a passage that
 // is not in its content.
 func invented(rd *reading, file, content string) bool {
@@ -256,46 +198,6 @@ func toolNames(tools []*mcp.Tool) string {
 		names = append(names, t.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-var volatileRe = regexp.MustCompile(`\d+(\.\d+)?\s*(ms|µs|us|ns|s|sec|secs|seconds|milliseconds)\b|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)?`)
-
-// Check 15: the same call twice gives the same answer. The spread word
-// is in notes of several folders, so an order that depends on a map or a
-// hash shows. It is asked 24 times: a small Go map repeats its order from
-// one iteration to the next with a chance of up to about 5/8, so five calls
-// missed such a server about once in ten runs; 24 miss it about once in
-// 50,000. Calls stop at the first difference.
-func (r *runner) check15(ctx context.Context, s *session, c *CheckResult) {
-	var same []string
-	for _, q := range []string{"sign-in", r.lay.BoundMarker, r.lay.Absent, r.lay.SpreadMarker} {
-		times := 2
-		if q == r.lay.SpreadMarker {
-			times = 24
-		}
-		first := s.callSearch(ctx, q)
-		if !answered(c, first) {
-			continue
-		}
-		want := volatileRe.ReplaceAllString(first.Reply, "<duration>")
-		differs := false
-		for i := 1; i < times && !differs; i++ {
-			again := s.callSearch(ctx, q)
-			if !answered(c, again) {
-				differs = true
-				break
-			}
-			if volatileRe.ReplaceAllString(again.Reply, "<duration>") != want {
-				differs = true
-				c.add(finding{msg: fmt.Sprintf("identical calls for %q got different replies (call 1 and call %d)", clip(q, 40), i+1), ex: first,
-					detail: append([]string{fmt.Sprintf("call %d:", i+1)}, again.evidenceLines()[1:]...)})
-			}
-		}
-		if !differs {
-			same = append(same, fmt.Sprintf("%s (%d calls)", clip(q, 30), times))
-		}
-	}
-	c.Summary = "identical replies, ignoring durations and timestamps, for " + strings.Join(same, ", ")
 }
 
 // check16 judges what every process left in its HOME and TMPDIR.

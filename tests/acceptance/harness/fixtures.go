@@ -481,6 +481,10 @@ func ownerOf(name string) *checks.Check {
 // read: where each is and the phrase that finds it.
 func (l *layout) fixtureFacts() map[string]checks.Fixture {
 	return map[string]checks.Fixture{
-		l.InjectRel: {Rel: l.InjectRel, Marker: l.InjectMarker},
+		checks.InjectNote:   {Rel: l.InjectRel, Marker: l.InjectMarker},
+		checks.UnicodeNote:  {Rel: l.UnicodeRel, Marker: l.UnicodePhrase, Proof: l.UnicodeProof},
+		checks.AbsentPhrase: {Marker: l.Absent},
+		checks.BoundPhrase:  {Marker: l.BoundMarker},
+		checks.SpreadPhrase: {Marker: l.SpreadMarker},
 	}
 }

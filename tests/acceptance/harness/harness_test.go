@@ -147,27 +147,6 @@ func TestReadLineBoundsLength(t *testing.T) {
 	}
 }
 
-func TestPresentsAsFound(t *testing.T) {
-	const q = "absentphrase-0123"
-	tests := []struct {
-		line string
-		want bool
-	}{
-		{`  "query": "absentphrase-0123",`, false},
-		{`{"query":"absentphrase-0123","matches":[],"message":"No notes matched."}`, false},
-		{`No notes matched "absentphrase-0123".`, false},
-		{`Results for absentphrase-0123:`, false},
-		{`query=absentphrase-0123`, false},
-		{`The notes say absentphrase-0123 was reviewed in the retrospective.`, true},
-		{`nothing here`, false},
-	}
-	for _, tt := range tests {
-		if got := presentsAsFound(tt.line, q); got != tt.want {
-			t.Errorf("presentsAsFound(%q) = %v, want %v", tt.line, got, tt.want)
-		}
-	}
-}
-
 // Without --evidence, the evidence goes beside the record.
 func TestEvidencePath(t *testing.T) {
 	for record, want := range map[string]string{

@@ -242,6 +242,9 @@ func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Excha
 	if v.Summary != "" {
 		c.Summary = v.Summary
 	}
+	if v.Skip != "" {
+		c.SkipReason = v.Skip
+	}
 	c.Notes = append(c.Notes, v.Notes...)
 	c.Observed = append(c.Observed, v.Observed...)
 	if v.Compared != nil {

@@ -45,8 +45,7 @@ type CheckResult struct {
 	Exchanges []*Exchange `json:"exchanges,omitempty"`
 
 	def      *checks.Check
-	findings []finding // own findings first, then those found by other checks
-	cross    []finding
+	findings []finding
 }
 
 // finding is one reason for a fail or warn verdict, with what shows it.
@@ -88,12 +87,6 @@ func (c *CheckResult) warnOn(ex *Exchange, format string, args ...any) {
 // skip marks the check as not run, with the reason.
 func (c *CheckResult) skip(format string, args ...any) {
 	c.SkipReason = fmt.Sprintf(format, args...)
-}
-
-// crossFail records a failure found while another check ran; these are
-// listed after the check's own.
-func (c *CheckResult) crossFail(f finding) {
-	c.cross = append(c.cross, f)
 }
 
 func (c *CheckResult) note(format string, args ...any) {

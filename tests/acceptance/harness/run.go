@@ -179,8 +179,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// Checks share a server process where they can; a fresh one is started
 	// whenever the previous one died or stopped answering. Check 8 (which
 	// judges the exit), the protocol checks and the traps get their own.
+	// Checks whose probe and judge live in their values.
+	pure := func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "1", fn: r.check1}, {id: "2", fn: r.check2}, {id: "3", fn: r.check3},
+		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: r.check3},
 		{id: "4", fn: r.check4}, {id: "5", fn: r.check5}, {id: "6", fn: r.check6},
 	})
 	check8Version := cfg.ProtocolVersion
@@ -192,9 +194,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.inGroup(ctx, check8Version, []step{{id: "8", fn: r.check8}})
 	r.protocolChecks(ctx)
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "9", fn: r.check9}, {id: "10", fn: r.check10}, {id: "11", fn: r.check11},
-		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }},
-		{id: "15", fn: r.check15}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
+		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: r.check11},
+		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: pure},
+		{id: "15", fn: pure}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
 		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
 	})
 	for _, st := range []struct {

@@ -675,22 +675,7 @@ func compactToolReply(res *mcp.CallToolResult) string {
 }
 
 // toolText joins the text of every content block.
-func toolText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			parts = append(parts, c.Text)
-		case *mcp.EmbeddedResource:
-			if c.Resource != nil {
-				parts = append(parts, c.Resource.Text, string(c.Resource.Blob))
-			}
-		case *mcp.ResourceLink:
-			parts = append(parts, c.URI, c.Name)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func toolText(res *mcp.CallToolResult) string { return checks.ToolText(res) }
 
 func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 	ex := &Exchange{Check: s.check, Method: "tools/list", Request: "{}"}

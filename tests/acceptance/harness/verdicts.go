@@ -32,9 +32,6 @@ func (r *runner) verdicts() {
 		for _, f := range c.findings {
 			o.Findings = append(o.Findings, convert(def, f))
 		}
-		for _, f := range c.cross {
-			found.Cross = append(found.Cross, convert(def, f))
-		}
 		found.Outcomes[def] = o
 	}
 	for _, lk := range r.leaks {
