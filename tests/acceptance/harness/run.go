@@ -194,8 +194,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.inGroup(ctx, check8Version, []step{{id: "8", fn: r.check8}})
 	r.protocolChecks(ctx)
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: r.check11},
-		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: pure},
+		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: pure},
+		{id: "12", fn: pure}, {id: "13", fn: r.check13}, {id: "14", fn: pure},
 		{id: "15", fn: pure}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
 		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
 	})

@@ -70,9 +70,10 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 // step.
 func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
 	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
-	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes()}
+	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String()}
 	c.def.Probe(w, facts)
 	facts.Exchanges = w.recorded
+	facts.Notes.Files = r.namedFiles(w.shown)
 	r.transcribe([]*checks.Check{c.def}, facts)
 	r.apply(c, c.def.Judge(facts), w.shown)
 	return w.shown
