@@ -6,8 +6,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"practice-notes/tests/acceptance/checks"
 )
 
@@ -50,14 +48,6 @@ func extraKey(args map[string]any) string {
 		}
 	}
 	return ""
-}
-
-func toolNames(tools []*mcp.Tool) string {
-	var names []string
-	for _, t := range tools {
-		names = append(names, t.Name)
-	}
-	return strings.Join(names, ", ")
 }
 
 // check16 judges what every process left in its HOME and TMPDIR.
@@ -168,24 +158,6 @@ func (r *runner) check20(ctx context.Context, s *session, c *CheckResult) {
 		parts = append(parts, fmt.Sprintf("a word inside the traps answered in %d ms", ex.Millis))
 	}
 	c.Summary = strings.Join(parts, "; ")
-}
-
-// Check 21: file contents are data.
-func (r *runner) check21(ctx context.Context, s *session, c *CheckResult) {
-	before, lex := s.listTools(ctx)
-	answered(c, lex)
-	ex := s.callSearch(ctx, r.lay.InjectMarker)
-	if answered(c, ex) && !ex.result.IsError && !r.read(ex).Quotes(r.lay.InjectMarker) {
-		c.warnOn(ex, "the note %s was not returned as a passage", r.lay.InjectRel)
-	}
-	for _, sec := range r.lay.secretsOf("21") {
-		answered(c, s.callSearch(ctx, sec.Marker))
-	}
-	after, lex2 := s.listTools(ctx)
-	if answered(c, lex2) && toolNames(before) != toolNames(after) {
-		c.failOn(lex2, "tools/list changed after the note was read: before [%s], after [%s]", toolNames(before), toolNames(after))
-	}
-	c.Summary = fmt.Sprintf("%s (asking to call write_note and quote ../outside.md, with include directives for ../include-target.md) came back as text; no outside byte, tools unchanged [%s]", r.lay.InjectRel, toolNames(after))
 }
 
 // Check 22: an unreadable file.

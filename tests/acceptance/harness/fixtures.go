@@ -480,11 +480,16 @@ func ownerOf(name string) *checks.Check {
 // fixtureFacts names the planted notes the checks' probes and judges
 // read: where each is and the phrase that finds it.
 func (l *layout) fixtureFacts() map[string]checks.Fixture {
-	return map[string]checks.Fixture{
+	facts := map[string]checks.Fixture{
 		checks.InjectNote:   {Rel: l.InjectRel, Marker: l.InjectMarker},
 		checks.UnicodeNote:  {Rel: l.UnicodeRel, Marker: l.UnicodePhrase, Proof: l.UnicodeProof},
 		checks.AbsentPhrase: {Marker: l.Absent},
 		checks.BoundPhrase:  {Marker: l.BoundMarker},
 		checks.SpreadPhrase: {Marker: l.SpreadMarker},
 	}
+	// The files no reply may show: their public words.
+	for _, s := range l.secrets {
+		facts[s.Name] = checks.Fixture{Marker: s.Marker}
+	}
+	return facts
 }

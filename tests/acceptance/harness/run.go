@@ -197,7 +197,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: pure},
 		{id: "12", fn: pure}, {id: "13", fn: r.check13}, {id: "14", fn: pure},
 		{id: "15", fn: pure}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
-		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
+		{id: "19", fn: r.check19}, {id: "21", fn: pure},
 	})
 	for _, st := range []struct {
 		step
