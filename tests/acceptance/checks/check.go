@@ -158,6 +158,7 @@ const (
 	BoundPhrase  = "bounded phrase"  // in more paragraphs than one reply may hold
 	SpreadPhrase = "spread phrase"   // in notes of several folders
 	UnicodeNote  = "unicode-note.md" // a non-ASCII phrase
+	TrapPhrase   = "trap phrase"     // in a note inside the traps' folder
 )
 
 // Process is one server process of a run.

@@ -159,16 +159,3 @@ func (r *runner) check20(ctx context.Context, s *session, c *CheckResult) {
 	}
 	c.Summary = strings.Join(parts, "; ")
 }
-
-// Check 22: an unreadable file.
-func (r *runner) check22(ctx context.Context, s *session, c *CheckResult) {
-	ex := s.callSearch(ctx, "sign-in")
-	switch {
-	case ex.failed():
-		c.failOn(ex, "a search over a root holding an unreadable file got no answer: %s", clip(ex.Error, 120))
-	case ex.result.IsError:
-		c.failOn(ex, "a search over a root holding an unreadable file failed: %q", clip(toolText(ex.result), 160))
-	}
-	s.callSearch(ctx, r.lay.TrapMarker) // the path rule judges its reply
-	c.Summary = "searches answered with traps/locked-note.md unreadable, and no absolute path was revealed"
-}

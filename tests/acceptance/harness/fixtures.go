@@ -486,6 +486,7 @@ func (l *layout) fixtureFacts() map[string]checks.Fixture {
 		checks.AbsentPhrase: {Marker: l.Absent},
 		checks.BoundPhrase:  {Marker: l.BoundMarker},
 		checks.SpreadPhrase: {Marker: l.SpreadMarker},
+		checks.TrapPhrase:   {Marker: l.TrapMarker},
 	}
 	// The files no reply may show: their public words.
 	for _, s := range l.secrets {
