@@ -28,6 +28,9 @@ type Check struct {
 	// Fixtures names the fixtures the check plants and owns: a leak of
 	// one of them breaks this check's rule, wherever it is seen.
 	Fixtures []string
+	// NeedsSignIn hands the judge check 1's search for sign-in
+	// (Facts.SignIn), to compare with.
+	NeedsSignIn bool
 	// Warns makes every finding of the check, and every leak of its
 	// fixtures, a warning: the specification does not name its rule.
 	Warns bool
@@ -89,6 +92,9 @@ type Facts struct {
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
 	// Notes are the root's notes as the judges read them.
 	Notes *Notes `json:"notes,omitempty"`
+	// SignIn is check 1's search for sign-in, in its own process, for
+	// a check that compares with it; nil if check 1 sent none.
+	SignIn *Exchange `json:"signIn,omitempty"`
 	// Exchanges of the process the check ran in, in the order sent.
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	// Stderr of that process (bounded).

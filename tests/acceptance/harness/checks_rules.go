@@ -127,35 +127,3 @@ func (r *runner) setupTraps(unreadable bool) func(*CheckResult) func() {
 		}
 	}
 }
-
-// Check 20: FIFO, directory named x.md, dangling link, binary file.
-func (r *runner) check20(ctx context.Context, s *session, c *CheckResult) {
-	var parts []string
-	ex := s.callSearch(ctx, "sign-in")
-	switch {
-	case ex.failed():
-		c.failOn(ex, "a search over a root holding the traps got no answer: %s", clip(ex.Error, 120))
-	case ex.result.IsError:
-		c.failOn(ex, "a search over a root holding the traps failed: %q", clip(toolText(ex.result), 160))
-	case r.signIn == nil || r.signIn.result == nil:
-		parts = append(parts, fmt.Sprintf("sign-in answered in %d ms (check 1 got no answer to compare with)", ex.Millis))
-	default:
-		if miss := r.read(ex).Missing(r.read(r.signIn)); len(miss) > 0 {
-			c.add(finding{msg: fmt.Sprintf("with the traps present, sign-in found less than in check 1: no %s", strings.Join(miss, "; ")), ex: ex,
-				detail: append([]string{"check 1, without the traps:"}, r.signIn.evidenceLines()...)})
-		} else {
-			parts = append(parts, fmt.Sprintf("sign-in answered in %d ms with what it found in check 1", ex.Millis))
-		}
-	}
-	ex = s.callSearch(ctx, r.lay.TrapMarker)
-	switch {
-	case ex.NotSent:
-	case ex.failed():
-		c.failOn(ex, "a search for a word inside the traps got no answer: %s", clip(ex.Error, 120))
-	case ex.result.IsError:
-		c.warnOn(ex, "a search for a word inside the traps answered isError: %q", clip(toolText(ex.result), 160))
-	default:
-		parts = append(parts, fmt.Sprintf("a word inside the traps answered in %d ms", ex.Millis))
-	}
-	c.Summary = strings.Join(parts, "; ")
-}

@@ -16,7 +16,8 @@ type clientWire struct {
 	recorded []checks.Exchange
 }
 
-func (w *clientWire) keep(step string, ex *Exchange) checks.Exchange {
+// record is an exchange of a client session as the judges read it.
+func record(step string, ex *Exchange) checks.Exchange {
 	rec := checks.Exchange{Step: step, Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis}
 	if len(ex.Wire) > 0 {
 		rec.In = ex.Wire[0]
@@ -27,6 +28,11 @@ func (w *clientWire) keep(step string, ex *Exchange) checks.Exchange {
 			rec.Reply = ex.Wire[1]
 		}
 	}
+	return rec
+}
+
+func (w *clientWire) keep(step string, ex *Exchange) checks.Exchange {
+	rec := record(step, ex)
 	w.shown[step] = ex
 	w.recorded = append(w.recorded, rec)
 	return rec
@@ -71,6 +77,10 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
 	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
 	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String()}
+	if c.def.NeedsSignIn && r.signIn != nil {
+		ref := record(checks.SignIn, r.signIn)
+		facts.SignIn = &ref
+	}
 	c.def.Probe(w, facts)
 	facts.Exchanges = w.recorded
 	facts.Notes.Files = r.namedFiles(w.shown)
