@@ -66,7 +66,20 @@ type Wire interface {
 	// client session's SDK client; the protocol session records them as
 	// not sent.
 	ListTools(step string) Exchange
-	CallTool(step, name string, args map[string]any) Exchange
+	// CallTool's sent lists the strings the arguments carry, whose
+	// echoes in the reply are no leak; without it a search's query is.
+	CallTool(step, name string, args map[string]any, sent ...string) Exchange
+	// PathTools lists the tools besides search_notes, annotated
+	// read-only, that take a path; the client session asks tools/list
+	// for them once per process, under the check that asks first.
+	PathTools() []PathTool
+}
+
+// PathTool is a read-only tool that takes a path, and the argument it
+// takes it in.
+type PathTool struct {
+	Name string `json:"name"`
+	Arg  string `json:"arg"`
 }
 
 // Exchange is one line sent to the server and what came back.
@@ -90,6 +103,8 @@ type Exchange struct {
 type Facts struct {
 	// Fixtures are the notes the run planted, by name.
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
+	// PathTools are the server's read-only tools that take a path.
+	PathTools []PathTool `json:"pathTools,omitempty"`
 	// Notes are the root's notes as the judges read them.
 	Notes *Notes `json:"notes,omitempty"`
 	// SignIn is check 1's search for sign-in, in its own process, for
@@ -156,6 +171,7 @@ type Fixture struct {
 	Rel    string `json:"rel,omitempty"`    // path inside the root; "" for a phrase in no file
 	Marker string `json:"marker,omitempty"` // a phrase only this note (or none) holds
 	Proof  string `json:"proof,omitempty"`  // a word on the marker's own line
+	Path   string `json:"path,omitempty"`   // absolute, for a file or folder outside the root
 }
 
 // Names of the fixtures that are phrases rather than files.
@@ -165,6 +181,8 @@ const (
 	SpreadPhrase = "spread phrase"   // in notes of several folders
 	UnicodeNote  = "unicode-note.md" // a non-ASCII phrase
 	TrapPhrase   = "trap phrase"     // in a note inside the traps' folder
+	CallerRoot   = "caller root"     // a folder outside the root offered as a root
+	TempFolder   = "temp folder"     // the run's folder, which holds the root
 )
 
 // Process is one server process of a run.

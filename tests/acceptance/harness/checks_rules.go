@@ -12,44 +12,6 @@ import (
 // This file holds the checks for the rules of the specification's "One
 // tool" and "Access boundary" sections beyond its eight acceptance tests.
 
-// Check 13: no caller-selected root.
-func (r *runner) check13(ctx context.Context, s *session, c *CheckResult) {
-	caller, outside := r.lay.secret("caller-root/notes.md"), r.lay.secret("outside.md")
-	calls := []map[string]any{
-		{"query": caller.Marker, "root": r.lay.CallerRoot},
-		{"query": caller.Marker, "path": r.lay.CallerRoot},
-		{"query": outside.Marker, "root": r.lay.Base},
-		{"query": outside.Marker, "path": "../"},
-	}
-	ignored := 0
-	for _, args := range calls {
-		ex := s.callTool(ctx, "search_notes", args, caller.Marker, outside.Marker, r.lay.CallerRoot, r.lay.Base)
-		switch {
-		case ex.NotSent:
-			ignored++ // not judged; keeps the count of refusals honest
-		case ex.TimedOut:
-			c.failOn(ex, "no answer within %s", r.cfg.Timeout)
-		case ex.failed() || ex.result.IsError:
-		default:
-			ignored++
-			c.warnOn(ex, "an extra %s argument was accepted without complaint; refuse arguments the tool does not declare", extraKey(args))
-		}
-	}
-	c.Summary = fmt.Sprintf("%d calls with root or path arguments pointing outside returned no outside byte (%d refused)", len(calls), len(calls)-ignored)
-	if t := r.probeTools(ctx, s, c, []string{"..", "../", r.lay.Base, r.lay.CallerRoot, "../caller-root"}); t != "" {
-		c.Summary += "; " + t
-	}
-}
-
-func extraKey(args map[string]any) string {
-	for k := range args {
-		if k != "query" {
-			return k
-		}
-	}
-	return ""
-}
-
 // check16 judges what every process left in its HOME and TMPDIR.
 func (r *runner) check16() {
 	r.judge(r.checks["16"], &checks.Facts{NotStarted: r.notStarted, HomeDirs: r.dirs, Leftovers: r.leftovers})

@@ -487,6 +487,8 @@ func (l *layout) fixtureFacts() map[string]checks.Fixture {
 		checks.BoundPhrase:  {Marker: l.BoundMarker},
 		checks.SpreadPhrase: {Marker: l.SpreadMarker},
 		checks.TrapPhrase:   {Marker: l.TrapMarker},
+		checks.CallerRoot:   {Path: l.CallerRoot},
+		checks.TempFolder:   {Path: l.Base},
 	}
 	// The files no reply may show: their public words.
 	for _, s := range l.secrets {

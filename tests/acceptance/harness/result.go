@@ -79,11 +79,6 @@ func (c *CheckResult) failOn(ex *Exchange, format string, args ...any) {
 	c.add(finding{msg: fmt.Sprintf(format, args...), ex: ex})
 }
 
-// warnOn records a likely problem the specification does not strictly forbid.
-func (c *CheckResult) warnOn(ex *Exchange, format string, args ...any) {
-	c.add(finding{warn: true, msg: fmt.Sprintf(format, args...), ex: ex})
-}
-
 // skip marks the check as not run, with the reason.
 func (c *CheckResult) skip(format string, args ...any) {
 	c.SkipReason = fmt.Sprintf(format, args...)

@@ -195,7 +195,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.protocolChecks(ctx)
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
 		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: pure},
-		{id: "12", fn: pure}, {id: "13", fn: r.check13}, {id: "14", fn: pure},
+		{id: "12", fn: pure}, {id: "13", fn: pure}, {id: "14", fn: pure},
 		{id: "15", fn: pure}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
 		{id: "19", fn: r.check19}, {id: "21", fn: pure},
 	})

@@ -49,20 +49,30 @@ func (w *clientWire) ListTools(step string) checks.Exchange {
 	return w.keep(step, ex)
 }
 
-func (w *clientWire) CallTool(step, name string, args map[string]any) checks.Exchange {
-	if q, ok := args["query"].(string); ok && name == "search_notes" && len(args) == 1 {
+func (w *clientWire) CallTool(step, name string, args map[string]any, sent ...string) checks.Exchange {
+	if q, ok := args["query"].(string); ok && name == "search_notes" && len(args) == 1 && len(sent) == 0 {
 		return w.keep(step, w.s.callSearch(w.ctx, q))
 	}
-	return w.keep(step, w.s.callTool(w.ctx, name, args))
+	return w.keep(step, w.s.callTool(w.ctx, name, args, sent...))
+}
+
+func (w *clientWire) PathTools() []checks.PathTool {
+	var out []checks.PathTool
+	for _, t := range w.s.pathTools(w.ctx) {
+		out = append(out, checks.PathTool{Name: t.name, Arg: t.arg})
+	}
+	return out
 }
 
 func (w *rawWire) ListTools(step string) checks.Exchange {
 	return w.notSent(step)
 }
 
-func (w *rawWire) CallTool(step, _ string, _ map[string]any) checks.Exchange {
+func (w *rawWire) CallTool(step, _ string, _ map[string]any, _ ...string) checks.Exchange {
 	return w.notSent(step)
 }
+
+func (w *rawWire) PathTools() []checks.PathTool { return nil }
 
 func (w *rawWire) notSent(step string) checks.Exchange {
 	rec := checks.Exchange{Step: step, NotSent: true, Error: "not sent: the protocol session sends raw lines only"}
@@ -83,6 +93,9 @@ func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) 
 	}
 	c.def.Probe(w, facts)
 	facts.Exchanges = w.recorded
+	for _, t := range s.tools {
+		facts.PathTools = append(facts.PathTools, checks.PathTool{Name: t.name, Arg: t.arg})
+	}
 	facts.Notes.Files = r.namedFiles(w.shown)
 	r.transcribe([]*checks.Check{c.def}, facts)
 	r.apply(c, c.def.Judge(facts), w.shown)
