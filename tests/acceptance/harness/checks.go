@@ -7,10 +7,11 @@ import (
 	"net/url"
 	"path"
 	"regexp"
-	"sort"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // answered reports a failed call as a check failure and returns false.
@@ -25,85 +26,11 @@ func answered(c *CheckResult, ex *Exchange) bool {
 	return true
 }
 
-// Check 1: "sign-in" returns the exact N2 passage from sample-notes.md.
+// check1 runs check 1 from its value; its search is the reference of
+// checks 9 and 20.
 func (r *runner) check1(ctx context.Context, s *session, c *CheckResult) {
-	ex := s.callSearch(ctx, "sign-in")
-	r.signIn = ex
-	if !answered(c, ex) {
-		return
-	}
-	if ex.result.IsError {
-		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
-		return
-	}
-	if r.lay.N2Err != nil {
-		c.failOn(ex, "cannot grade: %v", r.lay.N2Err)
-		return
-	}
-	v := r.lay.judgeN2(r.read(ex))
-	r.rep.N2 = v.cmp
-	if v.ok {
-		c.Summary = v.summary
-		c.Notes = append(c.Notes, v.notes...)
-		return
-	}
-	c.add(finding{msg: v.problem, ex: ex, detail: v.diff})
+	r.signIn = r.probeAndJudge(ctx, s, c)[checks.SignIn]
 }
-
-var negativeRe = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)
-
-// Check 2: an absent phrase returns no matches and no invented passage.
-func (r *runner) check2(ctx context.Context, s *session, c *CheckResult) {
-	ex := s.callSearch(ctx, r.lay.Absent)
-	if !answered(c, ex) {
-		return
-	}
-	rd := r.read(ex)
-	text := toolText(ex.result)
-	if rd.IsError {
-		c.note("the miss was reported with isError true (false is preferred)")
-	}
-	switch {
-	case len(rd.Items) > 0:
-		it := rd.Items[0]
-		c.failOn(ex, "%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, clip(it.Passage, 100))
-	case len(rd.Results) > 0:
-		c.failOn(ex, "the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
-	case len(rd.Quoted) > 0:
-		c.failOn(ex, "the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), clip(rd.Quoted[0].Text, 100))
-	}
-	if !rd.NoMatch {
-		c.failOn(ex, "the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", clip(text, 160))
-	}
-	// The phrase may be echoed, but not embedded in a sentence that
-	// presents it as found.
-	for _, t := range rd.Strings {
-		for _, line := range strings.Split(t, "\n") {
-			if presentsAsFound(line, r.lay.Absent) {
-				c.warnOn(ex, "a line puts the absent phrase in a sentence without saying it was not found: %q", clip(line, 160))
-			}
-		}
-	}
-	if len(c.findings) == 0 {
-		c.Summary = fmt.Sprintf("no result, and the reply says so: %q", clip(text, 100))
-	}
-}
-
-// presentsAsFound reports whether a line embeds phrase in prose (four or
-// more other words) without any negation: likely an invented passage.
-// An echo such as `"query": "phrase",` or `No notes matched "phrase".` is not.
-func presentsAsFound(line, phrase string) bool {
-	if !strings.Contains(line, phrase) {
-		return false
-	}
-	rest := strings.ReplaceAll(line, phrase, " ")
-	if negativeRe.MatchString(rest) {
-		return false
-	}
-	return len(proseWordRe.FindAllString(rest, -1)) >= 4
-}
-
-var proseWordRe = regexp.MustCompile(`\pL{2,}`)
 
 // Check 3: a phrase in a valid nested file inside the root is found; if the
 // server offers resources, the file is also read through them.
@@ -115,10 +42,10 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	rd := r.read(ex)
 	switch {
 	case rd.IsError:
-		c.failOn(ex, "isError reply: %q", clip(firstText(ex.result), 160))
-	case !rd.names(r.lay.ValidRel) && !rd.names(path.Base(r.lay.ValidRel)):
+		c.failOn(ex, "isError reply: %q", clip(checks.FirstText(ex.result), 160))
+	case !rd.Names(r.lay.ValidRel) && !rd.Names(path.Base(r.lay.ValidRel)):
 		c.failOn(ex, "the reply does not name %s as a result (results: %v)", r.lay.ValidRel, rd.Results)
-	case !rd.quotes(r.lay.ValidProof):
+	case !rd.Quotes(r.lay.ValidProof):
 		c.Summary = fmt.Sprintf("search named %s (nested two folders down) as a result", r.lay.ValidRel)
 		c.note("the reply does not quote the proof word that follows the phrase on its line (%s)", r.lay.ValidProof)
 	default:
@@ -307,7 +234,7 @@ func (r *runner) check6(ctx context.Context, s *session, c *CheckResult) {
 			c.note("the search touching %s answered isError: %q", big.Name, clip(toolText(ex.result), 120))
 		}
 		switch {
-		case rd.names(big.Name):
+		case rd.Names(big.Name):
 			c.failOn(ex, "%s (over %d bytes) was searched and named as a result", big.Name, FileLimit)
 		case contains(rd.Skipped, big.Name):
 			parts = append(parts, big.Name+" named as not searched")
@@ -366,46 +293,13 @@ func (r *runner) check7(before snapshot) {
 		c.fail("re-reading fixtures: %v", err)
 		return
 	}
-	for _, d := range diffSnapshots(before, after) {
-		c.add(finding{msg: d, detail: r.changeDetail(d, before, after)})
-	}
-	answered := 0
+	facts := &checks.Facts{Files: &checks.FileFacts{Before: before, After: after, Bodies: bodies(r.lay.Base, before, after)}, Calls: len(r.allExchanges)}
 	for _, ex := range r.allExchanges {
 		if !ex.failed() {
-			answered++
+			facts.Answered++
 		}
 	}
-	if answered == 0 {
-		c.fail("no call was answered, so an unchanged tree proves nothing")
-	}
-	paths := make([]string, 0, len(before))
-	for p := range before {
-		paths = append(paths, p)
-	}
-	sort.Strings(paths)
-	for _, p := range paths {
-		st := before[p]
-		line := fmt.Sprintf("%-8s %-44s mtime %s", st.Kind, p, st.MTime.UTC().Format("15:04:05.000000000"))
-		switch st.Kind {
-		case "file":
-			line += fmt.Sprintf(" %7d B sha256 %.16s…", st.Size, st.SHA256)
-		case "symlink":
-			line += " -> " + st.Target
-		}
-		if a, ok := after[p]; ok && a.SHA256 == st.SHA256 && a.MTime.Equal(st.MTime) && a.Target == st.Target {
-			line += "  unchanged"
-		} else {
-			line += "  CHANGED"
-		}
-		c.Observed = append(c.Observed, line)
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			c.Observed = append(c.Observed, "created  "+p)
-		}
-	}
-	f, d, l := before.counts()
-	c.Summary = fmt.Sprintf("sha256, mtime, mode and presence of %d files, %d directories and %d symlinks inside and outside the root unchanged after %d calls", f, d, l, len(r.allExchanges))
+	r.judge(c, facts)
 }
 
 // Check 8: discovery and a tool call over stdio, clean stdout, clean exit.

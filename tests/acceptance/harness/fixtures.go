@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // FileLimit is the largest file, in bytes, that the contract lets a server
@@ -145,14 +147,16 @@ func token(n int) string {
 
 // secretNote writes a note whose every line holds a token of its own, with
 // the marker between two tokens on one line.
-func secretNote(dir, rel, name, label, prefix, owner string) (secret, error) {
+func secretNote(dir, rel, name, label, prefix string) (secret, error) {
+	owner := ownerOf(name)
 	s := secret{
 		Name:   name,
 		Label:  label,
 		Path:   filepath.Join(dir, filepath.FromSlash(rel)),
 		Marker: prefix + "-" + token(5),
 		Tokens: []string{token(6), token(6), token(6), token(6)},
-		Owner:  owner,
+		Owner:  owner.ID,
+		Warn:   owner.Warns,
 	}
 	content := fmt.Sprintf("# Private note %s\n\n%s %s %s must never be served.\nIts last line ends with %s.\n",
 		s.Tokens[0], s.Tokens[1], s.Marker, s.Tokens[2], s.Tokens[3])
@@ -190,13 +194,13 @@ func buildLayout(practiceData string) (*layout, error) {
 	}
 	if b, err := os.ReadFile(filepath.Join(l.Root, l.SampleRel)); err == nil {
 		l.Sample = string(b)
-		l.N2, l.N2Err = findNoteParagraphs(l.Sample, "N2", "sign-in")
-		l.N2 = slices.DeleteFunc(l.N2, func(p paragraph) bool { return headingLevel(p.Text) > 0 && !strings.Contains(p.Text, "\n") })
+		l.N2, l.N2Err = checks.FindNoteParagraphs(l.Sample, "N2", "sign-in")
+		l.N2 = slices.DeleteFunc(l.N2, func(p paragraph) bool { return checks.HeadingLevel(p.Text) > 0 && !strings.Contains(p.Text, "\n") })
 		if l.N2Err == nil && len(l.N2) == 0 {
 			l.N2Err = errors.New("note N2 has no paragraph containing \"sign-in\" besides its heading")
 		}
 		if l.N2Err == nil {
-			l.N2Section, _ = noteSection(l.Sample, "N2")
+			l.N2Section, _ = checks.NoteSection(l.Sample, "N2")
 		}
 	} else {
 		l.N2Err = fmt.Errorf("practice data has no %s: %w", l.SampleRel, err)
@@ -238,11 +242,11 @@ func buildLayout(practiceData string) (*layout, error) {
 	// Two oversized notes inside the root (check 6): plain ASCII, and one
 	// over 102,400 bytes but under 102,400 characters, which a limit
 	// counted in characters lets through.
-	oversize, err := secretNote(l.Root, "oversized-notes.md", "oversized-notes.md", "the oversized note oversized-notes.md", "oversizemark", "6")
+	oversize, err := secretNote(l.Root, "oversized-notes.md", "oversized-notes.md", "the oversized note oversized-notes.md", "oversizemark")
 	if err != nil {
 		return l, err
 	}
-	multibyte, err := secretNote(l.Root, "oversized-accents.md", "oversized-accents.md", "the note oversized-accents.md (over 102,400 bytes, under 102,400 characters)", "accentmark", "6")
+	multibyte, err := secretNote(l.Root, "oversized-accents.md", "oversized-accents.md", "the note oversized-accents.md (over 102,400 bytes, under 102,400 characters)", "accentmark")
 	if err != nil {
 		return l, err
 	}
@@ -278,24 +282,23 @@ func buildLayout(practiceData string) (*layout, error) {
 	// leak of it breaks.
 	dirName := "outsidedir" + token(6)
 	l.LinkedDir = filepath.Join(base, dirName)
-	outside := []struct{ rel, name, label, prefix, owner string }{
-		{"outside.md", "outside.md", "../outside.md, outside the root", "outsidemark", "4"},
-		{"elsewhere/absolute-secret.md", "absolute-secret.md", "a file at an absolute path outside the root", "absolutemark", "4"},
-		{"escape-target.md", "escape-target.md", "escape-target.md, the target of symlink escape-link.md", "escapemark", "5"},
-		{dirName + "/dir-secret.md", "dir-secret.md", "a file in the outside folder behind symlinked directory linked-dir", "linkdirmark", "18"},
-		{"chain-target.md", "chain-target.md", "the target of symlink chain chain-1.md -> nested-links/chain-2.md", "chainmark", "18"},
-		{"root-old/private-notes.md", "private-notes.md", "root-old/private-notes.md, in a sibling folder whose name starts with the root's (behind old-notes and archive.md)", "siblingmark", "17"},
-		{"hardlinked-outside.md", "hardlinked-outside.md", "an outside file hard-linked into the root as shared-note.md", "hardlinkmark", "19"},
-		{"caller-root/notes.md", "caller-root/notes.md", "caller-root/notes.md, in a folder offered as a root or path argument", "callerrootmark", "13"},
-		{"include-target.md", "include-target.md", "include-target.md, named by an include directive in " + l.InjectRel, "includemark", "21"},
+	outside := []struct{ rel, name, label, prefix string }{
+		{"outside.md", "outside.md", "../outside.md, outside the root", "outsidemark"},
+		{"elsewhere/absolute-secret.md", "absolute-secret.md", "a file at an absolute path outside the root", "absolutemark"},
+		{"escape-target.md", "escape-target.md", "escape-target.md, the target of symlink escape-link.md", "escapemark"},
+		{dirName + "/dir-secret.md", "dir-secret.md", "a file in the outside folder behind symlinked directory linked-dir", "linkdirmark"},
+		{"chain-target.md", "chain-target.md", "the target of symlink chain chain-1.md -> nested-links/chain-2.md", "chainmark"},
+		{"root-old/private-notes.md", "private-notes.md", "root-old/private-notes.md, in a sibling folder whose name starts with the root's (behind old-notes and archive.md)", "siblingmark"},
+		{"hardlinked-outside.md", "hardlinked-outside.md", "an outside file hard-linked into the root as shared-note.md", "hardlinkmark"},
+		{"caller-root/notes.md", "caller-root/notes.md", "caller-root/notes.md, in a folder offered as a root or path argument", "callerrootmark"},
+		{"include-target.md", "include-target.md", "include-target.md, named by an include directive in " + l.InjectRel, "includemark"},
 	}
 	l.secrets = []secret{oversize, multibyte}
 	for _, o := range outside {
-		s, err := secretNote(base, o.rel, o.name, o.label, o.prefix, o.owner)
+		s, err := secretNote(base, o.rel, o.name, o.label, o.prefix)
 		if err != nil {
 			return l, err
 		}
-		s.Warn = o.owner == "19"
 		l.secrets = append(l.secrets, s)
 	}
 	l.OutsideMD = l.secret("outside.md").Path
@@ -304,14 +307,15 @@ func buildLayout(practiceData string) (*layout, error) {
 	l.SiblingDir = filepath.Join(base, "root-old")
 
 	l.links = []link{
-		{Rel: "escape-link.md", Target: "../escape-target.md", Owner: "5"},
-		{Rel: "linked-dir", Target: l.LinkedDir, Owner: "18", Dir: true},
-		{Rel: "nested-links/chain-2.md", Target: "../../chain-target.md", Owner: "18"},
-		{Rel: "chain-1.md", Target: "nested-links/chain-2.md", Owner: "18"},
-		{Rel: "old-notes", Target: "../root-old", Owner: "17", Dir: true},
-		{Rel: "archive.md", Target: filepath.Join(base, "root-old", "private-notes.md"), Owner: "17"},
+		{Rel: "escape-link.md", Target: "../escape-target.md"},
+		{Rel: "linked-dir", Target: l.LinkedDir, Dir: true},
+		{Rel: "nested-links/chain-2.md", Target: "../../chain-target.md"},
+		{Rel: "chain-1.md", Target: "nested-links/chain-2.md"},
+		{Rel: "old-notes", Target: "../root-old", Dir: true},
+		{Rel: "archive.md", Target: filepath.Join(base, "root-old", "private-notes.md")},
 	}
-	for _, ln := range l.links {
+	for i, ln := range l.links {
+		l.links[i].Owner = ownerOf(ln.Rel).ID
 		p := filepath.Join(l.Root, filepath.FromSlash(ln.Rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return l, err
@@ -324,7 +328,8 @@ func buildLayout(practiceData string) (*layout, error) {
 	if err := os.Link(hard.Path, filepath.Join(l.Root, "shared-note.md")); err != nil {
 		return l, fmt.Errorf("creating hard link fixture: %w", err)
 	}
-	l.links = append(l.links, link{Rel: "shared-note.md", Target: hard.Path, Owner: "19", Warn: true})
+	shared := ownerOf("shared-note.md")
+	l.links = append(l.links, link{Rel: "shared-note.md", Target: hard.Path, Owner: shared.ID, Warn: shared.Warns})
 
 	entries, err := os.ReadDir(base)
 	if err != nil {
@@ -375,7 +380,7 @@ func (l *layout) rootParagraphs() []paragraph {
 			return nil
 		}
 		rel, _ := filepath.Rel(l.Root, p)
-		for _, para := range splitParagraphs(string(b)) {
+		for _, para := range checks.SplitParagraphs(string(b)) {
 			if len(para.Text) >= 12 {
 				para.File = filepath.ToSlash(rel)
 				out = append(out, para)
@@ -458,4 +463,36 @@ func (l *layout) rootFile(rel string) (string, error) {
 	}
 	b, err := os.ReadFile(cur)
 	return string(b), err
+}
+
+// ownerOf returns the check that plants and owns the fixture named name;
+// the names are fixed in the checks' values, so a miss is a bug in the
+// harness.
+func ownerOf(name string) *checks.Check {
+	for _, c := range checks.All() {
+		if slices.Contains(c.Fixtures, name) {
+			return c
+		}
+	}
+	panic("harness: no check owns fixture " + name)
+}
+
+// fixtureFacts names the planted notes the checks' probes and judges
+// read: where each is and the phrase that finds it.
+func (l *layout) fixtureFacts() map[string]checks.Fixture {
+	facts := map[string]checks.Fixture{
+		checks.InjectNote:   {Rel: l.InjectRel, Marker: l.InjectMarker},
+		checks.UnicodeNote:  {Rel: l.UnicodeRel, Marker: l.UnicodePhrase, Proof: l.UnicodeProof},
+		checks.AbsentPhrase: {Marker: l.Absent},
+		checks.BoundPhrase:  {Marker: l.BoundMarker},
+		checks.SpreadPhrase: {Marker: l.SpreadMarker},
+		checks.TrapPhrase:   {Marker: l.TrapMarker},
+		checks.CallerRoot:   {Path: l.CallerRoot},
+		checks.TempFolder:   {Path: l.Base},
+	}
+	// The files no reply may show: their public words.
+	for _, s := range l.secrets {
+		facts[s.Name] = checks.Fixture{Marker: s.Marker}
+	}
+	return facts
 }

@@ -9,69 +9,9 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-func TestFindNoteParagraphs(t *testing.T) {
-	tests := []struct {
-		name    string
-		content string
-		want    []paragraph
-		wantErr string
-	}{
-		{
-			name:    "blank line after heading",
-			content: "# T\n\n## N1 · A\n\nsign-in elsewhere\n\n## N2 · B\n\nFirst line\nthe Sign-In step\n\nOther para\n## N3 · C\n\nsign-in again\n",
-			want:    []paragraph{{Text: "First line\nthe Sign-In step", StartLine: 9, EndLine: 10}},
-		},
-		{
-			name:    "no blank line after heading gives two readings",
-			content: "## N2 · B\nthe sign-in step\n",
-			want: []paragraph{
-				{Text: "the sign-in step", StartLine: 2, EndLine: 2},
-				{Text: "## N2 · B\nthe sign-in step", StartLine: 1, EndLine: 2},
-			},
-		},
-		{
-			name:    "CRLF line endings keep inner CR bytes",
-			content: "## N2 · B\r\n\r\nline one\r\nsign-in two\r\n\r\n",
-			want:    []paragraph{{Text: "line one\r\nsign-in two", StartLine: 3, EndLine: 4}},
-		},
-		{
-			name:    "N20 is not N2",
-			content: "## N20 · X\n\nsign-in\n",
-			wantErr: "no heading for note N2",
-		},
-		{
-			name:    "section without the phrase",
-			content: "## N2 · X\n\nnothing here\n\n## N3\n\nsign-in\n",
-			wantErr: "no paragraph containing",
-		},
-		{
-			name:    "deeper heading stays in the section",
-			content: "## N2 · X\n\nintro\n\n### detail\n\nthe sign-in detail\n\n## N3\n",
-			want: []paragraph{
-				{Text: "the sign-in detail", StartLine: 7, EndLine: 7},
-			},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, err := findNoteParagraphs(tt.content, "N2", "sign-in")
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if diff := cmp.Diff(tt.want, got); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
+	"practice-notes/tests/acceptance/checks"
+)
 
 func TestClassifyStdoutLine(t *testing.T) {
 	tests := []struct {
@@ -97,25 +37,6 @@ func TestClassifyStdoutLine(t *testing.T) {
 	}
 }
 
-func TestLongestVerbatimRun(t *testing.T) {
-	para := "After the reset, the sign-in form sent the user back to the login page."
-	tests := []struct {
-		texts []string
-		want  int
-	}{
-		{[]string{para}, 14},
-		{[]string{"… the sign-in form sent the user back …"}, 7},
-		{[]string{"sign-in"}, 1},
-		{[]string{"the login page"}, 0}, // no run through sign-in
-		{[]string{"the sign-in   form"}, 2},
-	}
-	for _, tt := range tests {
-		if got := longestVerbatimRun(para, "sign-in", tt.texts); got != tt.want {
-			t.Errorf("longestVerbatimRun(%q) = %d, want %d", tt.texts, got, tt.want)
-		}
-	}
-}
-
 func TestSnapshotDiff(t *testing.T) {
 	dir := t.TempDir()
 	must := func(err error) {
@@ -133,8 +54,16 @@ func TestSnapshotDiff(t *testing.T) {
 	}
 	before, err := takeSnapshot(dir)
 	must(err)
-	if again, _ := takeSnapshot(dir); len(diffSnapshots(before, again)) != 0 {
-		t.Fatalf("unchanged tree reported changes: %v", diffSnapshots(before, again))
+	changes := func(after snapshot) []string {
+		def, _ := checks.ByID("7")
+		var out []string
+		for _, f := range def.Judge(&checks.Facts{Files: &checks.FileFacts{Before: before, After: after}, Answered: 1}).Findings {
+			out = append(out, f.Msg)
+		}
+		return out
+	}
+	if again, _ := takeSnapshot(dir); len(changes(again)) != 0 {
+		t.Fatalf("unchanged tree reported changes: %v", changes(again))
 	}
 
 	must(os.WriteFile(filepath.Join(dir, "a.md"), []byte("ONE"), 0o644))
@@ -143,7 +72,7 @@ func TestSnapshotDiff(t *testing.T) {
 	must(os.WriteFile(filepath.Join(dir, "new.md"), nil, 0o644))
 	after, err := takeSnapshot(dir)
 	must(err)
-	got := diffSnapshots(before, after)
+	got := changes(after)
 	var kinds []string
 	for _, d := range got {
 		f := strings.Fields(d)
@@ -215,27 +144,6 @@ func TestReadLineBoundsLength(t *testing.T) {
 	want := []res{{"", true}, {"short\n", false}, {"tail", false}}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestPresentsAsFound(t *testing.T) {
-	const q = "absentphrase-0123"
-	tests := []struct {
-		line string
-		want bool
-	}{
-		{`  "query": "absentphrase-0123",`, false},
-		{`{"query":"absentphrase-0123","matches":[],"message":"No notes matched."}`, false},
-		{`No notes matched "absentphrase-0123".`, false},
-		{`Results for absentphrase-0123:`, false},
-		{`query=absentphrase-0123`, false},
-		{`The notes say absentphrase-0123 was reviewed in the retrospective.`, true},
-		{`nothing here`, false},
-	}
-	for _, tt := range tests {
-		if got := presentsAsFound(tt.line, q); got != tt.want {
-			t.Errorf("presentsAsFound(%q) = %v, want %v", tt.line, got, tt.want)
-		}
 	}
 }
 

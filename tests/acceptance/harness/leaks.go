@@ -2,8 +2,11 @@ package harness
 
 import (
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // A leak is something from outside the root, or a file the root holds
@@ -187,33 +190,16 @@ func (r *runner) resultLeaks(ex *Exchange, rd *reading) []leak {
 	return out
 }
 
-// rootRel turns a file name from a reply into a root-relative path, or
-// reports that it points outside the root.
-func (l *layout) rootRel(f string) (string, bool) {
-	f = strings.ReplaceAll(f, `\`, "/")
-	for _, root := range uniq(l.Root, filepath.Join(l.BaseReal, "root")) {
-		if strings.HasPrefix(f, root+"/") {
-			f = strings.TrimPrefix(f, root+"/")
-		}
-	}
-	f = strings.TrimPrefix(f, "./")
-	if f == "" || strings.HasPrefix(f, "/") || !filepath.IsLocal(filepath.FromSlash(f)) {
-		return "", false
-	}
-	return filepath.ToSlash(filepath.Clean(f)), true
-}
-
 // trapFor names the trap a path is, and the check it belongs to.
 func (l *layout) trapFor(rel string) (what, owner string) {
-	switch rel {
-	case "traps/pipe-note.md":
-		return "a FIFO", "20"
-	case "traps/dangling-note.md":
-		return "a dangling symlink", "20"
-	case "traps/binary-note.md":
-		return "a binary file", "20"
-	case "traps/folder.md":
-		return "a directory", "20"
+	kinds := map[string]string{
+		"traps/pipe-note.md":     "a FIFO",
+		"traps/dangling-note.md": "a dangling symlink",
+		"traps/binary-note.md":   "a binary file",
+		"traps/folder.md":        "a directory",
+	}
+	if what, ok := kinds[rel]; ok {
+		return what, ownerOf(path.Base(rel)).ID
 	}
 	return "", ""
 }
@@ -238,45 +224,8 @@ func (r *runner) saw(found []leak, during, where string, ex *Exchange) {
 	for _, lk := range found {
 		lk.during, lk.where, lk.ex = during, where, ex
 		if ex != nil {
-			ex.Leaks = appendNew(ex.Leaks, lk.what)
+			ex.Leaks = checks.AppendNew(ex.Leaks, lk.what)
 		}
 		r.leaks = append(r.leaks, lk)
-	}
-}
-
-// chargeLeaks turns the recorded leaks into findings: one per key on the
-// owner, a pointer on every other check that saw it.
-func (r *runner) chargeLeaks() {
-	first := map[string]*leak{}
-	count := map[string]int{}
-	var order []string
-	pointed := map[string]bool{}
-	for i := range r.leaks {
-		lk := &r.leaks[i]
-		k := lk.owner + "\x00" + lk.key
-		if first[k] == nil {
-			first[k] = lk
-			order = append(order, k)
-		}
-		count[k]++
-		if lk.during != "" && lk.during != lk.owner && !pointed[lk.during+k] {
-			pointed[lk.during+k] = true
-			r.checks[lk.during].note("%s showed %s; see check %s", lk.where, lk.what, lk.owner)
-		}
-	}
-	for _, k := range order {
-		lk := first[k]
-		msg := fmt.Sprintf("%s appeared in %s", lk.what, lk.where)
-		if lk.during != "" && lk.during != lk.owner {
-			msg = fmt.Sprintf("during check %s: %s", lk.during, msg)
-		}
-		if n := count[k]; n > 1 {
-			msg += fmt.Sprintf(" (%d times in the run)", n)
-		}
-		f := finding{msg: msg, ex: lk.ex, warn: lk.warn, hint: lk.hint}
-		if lk.line != "" && lk.ex == nil {
-			f.detail = []string{clip(lk.line, 300)}
-		}
-		r.checks[lk.owner].add(f)
 	}
 }

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // rawSession speaks JSON-RPC lines to a server directly, without the SDK
@@ -19,7 +21,7 @@ type rawSession struct {
 	cmd     *exec.Cmd
 	stdin   interface{ Write([]byte) (int, error) }
 	closeIn func() error
-	msgs    chan map[string]json.RawMessage
+	msgs    chan rawLine
 	stderr  *capBuffer
 	done    chan struct{}
 	timeout time.Duration
@@ -36,7 +38,7 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 	if err != nil {
 		return nil, err
 	}
-	rs := &rawSession{cmd: cmd, stdin: in, closeIn: in.Close, msgs: make(chan map[string]json.RawMessage, 64),
+	rs := &rawSession{cmd: cmd, stdin: in, closeIn: in.Close, msgs: make(chan rawLine, 64),
 		stderr: &capBuffer{max: outputCap}, done: make(chan struct{}), timeout: r.cfg.Timeout}
 	errR, errW, err := os.Pipe()
 	if err != nil {
@@ -58,7 +60,7 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 			if !tooLong && len(line) > 0 {
 				var m map[string]json.RawMessage
 				if json.Unmarshal(line, &m) == nil {
-					rs.msgs <- m
+					rs.msgs <- rawLine{line: strings.TrimSuffix(string(line), "\n"), msg: m}
 				}
 			}
 			if err != nil {
@@ -70,18 +72,26 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 	return rs, nil
 }
 
+// rawLine is one JSON-RPC message read from stdout, as it came and parsed.
+type rawLine struct {
+	line string
+	msg  map[string]json.RawMessage
+}
+
 // send writes one line and waits for the reply with the given id (the raw
-// JSON of the id); id "" waits for nothing. seen collects every message
-// read meanwhile.
-func (rs *rawSession) send(line, id string, seen *[]map[string]json.RawMessage) (map[string]json.RawMessage, *Exchange) {
-	ex := &Exchange{Check: "8.x", Method: methodOf(line), Request: line}
+// JSON of the id); id "" waits for nothing. It returns the exchange as the
+// report shows it and as the checks' judges read it.
+func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exchange) {
+	ex = &Exchange{Check: "8.x", Method: methodOf(line), Request: line}
+	rec = checks.Exchange{Step: step, In: line}
 	t0 := time.Now()
+	defer func() { rec.Millis, rec.Error, rec.TimedOut = ex.Millis, ex.Error, ex.TimedOut }()
 	if _, err := rs.stdin.Write([]byte(line + "\n")); err != nil {
 		ex.Error = "could not write: " + err.Error()
-		return nil, ex
+		return ex, rec
 	}
 	if id == "" {
-		return nil, ex
+		return ex, rec
 	}
 	deadline := time.After(rs.timeout)
 	for {
@@ -90,19 +100,20 @@ func (rs *rawSession) send(line, id string, seen *[]map[string]json.RawMessage) 
 			if !ok {
 				ex.Millis = time.Since(t0).Milliseconds()
 				ex.Error = "the server closed stdout (exited) without answering"
-				return nil, ex
+				return ex, rec
 			}
-			*seen = append(*seen, m)
-			if string(m["id"]) == id {
+			rec.Out = append(rec.Out, m.line)
+			if string(m.msg["id"]) == id {
 				ex.Millis = time.Since(t0).Milliseconds()
-				ex.Reply = marshal(m)
-				return m, ex
+				ex.Reply = marshal(m.msg)
+				rec.Reply = m.line
+				return ex, rec
 			}
 		case <-deadline:
 			ex.Millis = time.Since(t0).Milliseconds()
 			ex.Error = fmt.Sprintf("no answer within %s", rs.timeout)
 			ex.TimedOut = true
-			return nil, ex
+			return ex, rec
 		}
 	}
 }
@@ -135,170 +146,108 @@ func (rs *rawSession) stop(grace time.Duration) {
 	}
 }
 
-type rpcError struct {
-	Code    int    `json:"code"`
-	Message string `json:"message"`
+// rawWire is the protocol checks' Wire: it records every exchange twice,
+// for the report and for the judges.
+type rawWire struct {
+	rs       *rawSession
+	shown    map[string]*Exchange
+	recorded []checks.Exchange
+	// unanswered is the last line sent without waiting: the report shows
+	// the parse error it drew, read while waiting for the next reply.
+	unanswered *Exchange
 }
 
-func errorOf(m map[string]json.RawMessage) *rpcError {
-	raw, ok := m["error"]
-	if !ok {
-		return nil
+func (w *rawWire) Send(step, line, id string) checks.Exchange {
+	ex, rec := w.rs.send(step, line, id)
+	if w.unanswered != nil && id != "" {
+		w.unanswered.Reply = "(see the replies below)"
+		if pe := checks.ParseError(rec.Out); pe != "" {
+			var m map[string]json.RawMessage
+			_ = json.Unmarshal([]byte(pe), &m)
+			w.unanswered.Reply = marshal(m)
+		}
+		w.unanswered = nil
 	}
-	var e rpcError
-	if json.Unmarshal(raw, &e) != nil {
-		return &rpcError{Code: 0, Message: string(raw)}
+	if id == "" {
+		w.unanswered = ex
 	}
-	return &e
+	w.shown[step] = ex
+	w.recorded = append(w.recorded, rec)
+	return rec
 }
 
 // protocolChecks runs checks 8.1-8.7 in one raw session: they are
 // warnings, since the SDK client of check 8 copes without them.
 func (r *runner) protocolChecks(ctx context.Context) {
-	ids := []string{"8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7"}
-	cs := map[string]*CheckResult{}
-	for _, id := range ids {
-		cs[id] = r.checks[id]
+	var list []*checks.Check
+	for _, def := range checks.All() {
+		if def.Section == checks.SectionProtocol {
+			list = append(list, def)
+		}
 	}
 	if r.notStarted != "" {
-		for _, id := range ids {
-			cs[id].add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+		for _, def := range list {
+			r.checks[def.ID].add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
 		}
 		return
 	}
+	first := r.checks[list[0].ID]
 	home, tmp, err := r.processDirs("8.x")
 	if err != nil {
-		cs["8.1"].fail("preparing HOME and TMPDIR: %v", err)
+		first.fail("preparing HOME and TMPDIR: %v", err)
 		return
 	}
 	defer r.checkLeftovers("8.x", home, tmp)
 	rs, err := r.startRaw(home, tmp)
 	if err != nil {
-		for _, id := range ids {
-			cs[id].fail("%v", err)
+		for _, def := range list {
+			r.checks[def.ID].fail("%v", err)
 		}
 		return
 	}
 	r.rep.Processes++
 	defer rs.stop(r.cfg.ExitTimeout)
-	var seen []map[string]json.RawMessage
-	keep := func(id string, ex *Exchange) {
-		ex.Check = id
-		cs[id].Exchanges = append(cs[id].Exchanges, ex)
-	}
-
-	init, ex := rs.send(`{"jsonrpc":"2.0","id":"init-1","method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"practice-notes-acceptance","version":"1.0.0"}}}`, `"init-1"`, &seen)
-	keep("8.2", ex)
-	if init == nil {
-		// Perhaps the id's type is the trouble: try a number.
-		init2, ex2 := rs.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2024-11-05","capabilities":{},"clientInfo":{"name":"practice-notes-acceptance","version":"1.0.0"}}}`, `1`, &seen)
-		if init2 == nil {
-			for _, id := range ids {
-				cs[id].add(finding{warn: true, msg: "initialize (protocol 2024-11-05) was not answered: " + ex.Error, ex: ex,
-					detail: tailLines("stderr", rs.stderr.String()), hint: "Answer initialize for protocol revision 2024-11-05 (the official SDKs do)."})
-			}
-			return
-		}
-		cs["8.2"].warnOn(ex, "initialize with the string id \"init-1\" was not answered, the same request with id 1 was")
-		init, ex = init2, ex2
-	} else {
-		cs["8.2"].Summary = `initialize with id "init-1" was answered with id "init-1"`
-	}
-	var res struct {
-		ProtocolVersion string                     `json:"protocolVersion"`
-		Capabilities    map[string]json.RawMessage `json:"capabilities"`
-	}
-	if e := errorOf(init); e != nil {
-		cs["8.6"].warnOn(ex, "initialize asking for 2024-11-05 got error %d %q", e.Code, e.Message)
-	} else if err := json.Unmarshal(init["result"], &res); err != nil {
-		cs["8.6"].warnOn(ex, "the initialize result does not decode: %v", err)
-	} else {
-		if res.ProtocolVersion != "2024-11-05" {
-			cs["8.6"].warnOn(ex, "initialize asking for 2024-11-05 was answered with %q", res.ProtocolVersion)
-		} else {
-			cs["8.6"].Summary = "initialize asking for 2024-11-05 was answered with 2024-11-05"
-		}
-		if _, ok := res.Capabilities["tools"]; !ok {
-			cs["8.7"].warnOn(ex, "the initialize result's capabilities have no \"tools\" entry")
-		} else {
-			cs["8.7"].Summary = "capabilities.tools is declared: " + string(res.Capabilities["tools"])
+	w := &rawWire{rs: rs, shown: map[string]*Exchange{}}
+	facts := &checks.Facts{}
+	for _, def := range checks.ProtocolSession() {
+		if !def.Probe(w, facts) {
+			break
 		}
 	}
-	keep("8.6", ex)
-	keep("8.7", ex)
-	rs.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}`, "", &seen)
-
-	m, ex := rs.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}`, `2`, &seen)
-	keep("8.1", ex)
-	switch {
-	case m == nil:
-		cs["8.1"].warnOn(ex, "ping got no answer")
-	case errorOf(m) != nil:
-		cs["8.1"].warnOn(ex, "ping got an error")
-	default:
-		cs["8.1"].Summary = fmt.Sprintf("ping answered in %d ms with %s", ex.Millis, string(m["result"]))
-	}
-
-	m, ex = rs.send(`{"jsonrpc":"2.0","id":3,"method":"practice/no_such_method","params":{}}`, `3`, &seen)
-	keep("8.3", ex)
-	switch e := errorOf(m); {
-	case m == nil:
-		cs["8.3"].warnOn(ex, "an unknown method got no answer")
-	case e == nil:
-		cs["8.3"].warnOn(ex, "an unknown method got a result instead of an error")
-	case e.Code != -32601:
-		cs["8.3"].warnOn(ex, "an unknown method got error %d, not -32601", e.Code)
-	default:
-		cs["8.3"].Summary = "practice/no_such_method got -32601 " + clip(e.Message, 60)
-	}
-
-	m, ex = rs.send(`{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"no_such_tool","arguments":{"query":"sign-in"}}}`, `4`, &seen)
-	keep("8.4", ex)
-	switch e := errorOf(m); {
-	case m == nil:
-		cs["8.4"].warnOn(ex, "a call to an unknown tool got no answer")
-	case e == nil:
-		cs["8.4"].warnOn(ex, "a call to an unknown tool got a result (isError or not) instead of a JSON-RPC error")
-	default:
-		cs["8.4"].Summary = fmt.Sprintf("tools/call no_such_tool got error %d %s", e.Code, clip(e.Message, 60))
-	}
-
-	seen = nil
-	_, bad := rs.send(`this line is not JSON {`, "", &seen)
-	m, ex = rs.send(`{"jsonrpc":"2.0","id":5,"method":"ping"}`, `5`, &seen)
-	bad.Reply = "(see the replies below)"
-	var parseErr map[string]json.RawMessage
-	for _, msg := range seen {
-		if e := errorOf(msg); e != nil && e.Code == -32700 {
-			parseErr = msg
-		}
-	}
-	if parseErr != nil {
-		bad.Reply = marshal(parseErr)
-	}
-	keep("8.5", bad)
-	keep("8.5", ex)
-	switch {
-	case m == nil:
-		cs["8.5"].add(finding{warn: true, msg: "after a line that is not JSON the session ended: a ping got no answer (" + ex.Error + ")", ex: bad,
-			detail: append([]string{"then -> ping: " + ex.Error}, tailLines("stderr", rs.stderr.String())...)})
-	case parseErr == nil:
-		cs["8.5"].warnOn(bad, "a line that is not JSON got no -32700 reply (the session lived on)")
-	default:
-		cs["8.5"].Summary = "a line that is not JSON got -32700 and a ping afterwards was answered"
+	facts.Exchanges, facts.Stderr = w.recorded, rs.stderr.String()
+	r.transcribe(list, facts)
+	for _, def := range list {
+		r.apply(r.checks[def.ID], def.Judge(facts), w.shown)
 	}
 }
 
-func tailLines(label, text string) []string {
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
-	if len(lines) > 3 {
-		lines = lines[len(lines)-3:]
-	}
-	var out []string
-	for _, l := range lines {
-		if strings.TrimSpace(l) != "" {
-			out = append(out, label+": "+clip(l, 200))
+// judge runs the judge of c's check on facts that hold no exchanges, and
+// files its verdict.
+func (r *runner) judge(c *CheckResult, facts *checks.Facts) {
+	r.transcribe([]*checks.Check{c.def}, facts)
+	r.apply(c, c.def.Judge(facts), nil)
+}
+
+// apply files a judge's verdict under its check.
+func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Exchange) {
+	for _, step := range v.Filed {
+		if ex := shown[step]; ex != nil {
+			ex.Check = c.ID
+			c.Exchanges = append(c.Exchanges, ex)
 		}
 	}
-	return out
+	for _, f := range v.Findings {
+		c.add(finding{warn: f.Warn, msg: f.Msg, ex: shown[f.Step], detail: f.Detail, hint: f.Hint})
+	}
+	if v.Summary != "" {
+		c.Summary = v.Summary
+	}
+	if v.Skip != "" {
+		c.SkipReason = v.Skip
+	}
+	c.Notes = append(c.Notes, v.Notes...)
+	c.Observed = append(c.Observed, v.Observed...)
+	if v.Compared != nil {
+		r.rep.N2 = v.Compared
+	}
 }

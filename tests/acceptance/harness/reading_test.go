@@ -70,14 +70,14 @@ func TestReadingTranscripts(t *testing.T) {
 			if diff := cmp.Diff(want, have, cmpEmpty); diff != "" {
 				t.Errorf("%s: reading (-want +got):\n%s", tr.About, diff)
 			}
-			v := lay.judgeN2(rd)
+			v := lay.notes().JudgeN2(rd)
 			switch {
-			case tr.Want.N2 == "" && !v.ok:
-				t.Errorf("%s: check 1 refused the reply: %s", tr.About, v.problem)
-			case tr.Want.N2 != "" && v.ok:
+			case tr.Want.N2 == "" && !v.OK:
+				t.Errorf("%s: check 1 refused the reply: %s", tr.About, v.Problem)
+			case tr.Want.N2 != "" && v.OK:
 				t.Errorf("%s: check 1 passed the reply, want a problem with %q", tr.About, tr.Want.N2)
-			case tr.Want.N2 != "" && !strings.Contains(v.problem, tr.Want.N2):
-				t.Errorf("%s: check 1's problem is %q, want it to say %q", tr.About, v.problem, tr.Want.N2)
+			case tr.Want.N2 != "" && !strings.Contains(v.Problem, tr.Want.N2):
+				t.Errorf("%s: check 1's problem is %q, want it to say %q", tr.About, v.Problem, tr.Want.N2)
 			}
 		})
 	}
@@ -90,28 +90,6 @@ var cmpEmpty = cmp.Transformer("empty", func(s []string) []string {
 	}
 	return s
 })
-
-// TestStatesNoMatch pins which sentences say that nothing matched.
-func TestStatesNoMatch(t *testing.T) {
-	for line, want := range map[string]bool{
-		`No notes matched "x".`:                          true,
-		"No matches found.":                              true,
-		"0 results for x":                                true,
-		"Nothing found for that phrase.":                 true,
-		"The phrase did not match any note.":             true,
-		"matches: 0":                                     true,
-		"No matching passages for \"x\".":                true,
-		"5 files were not searched.":                     false,
-		"Searched the notes. 5 files were not searched.": false,
-		"No notes were skipped.":                         false,
-		"Found 2 passages.":                              false,
-		"":                                               false,
-	} {
-		if got := statesNoMatch(line); got != want {
-			t.Errorf("statesNoMatch(%q) = %v, want %v", line, got, want)
-		}
-	}
-}
 
 // TestLeaks pins what counts as a leak: a fragment of a secret file's
 // words or an outside path the request did not carry, never an echo of

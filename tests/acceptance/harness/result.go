@@ -2,23 +2,24 @@ package harness
 
 import (
 	"fmt"
-	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Statuses of a check.
 const (
-	StatusPass = "pass"
-	StatusFail = "fail"
-	StatusWarn = "warn"
-	StatusSkip = "skip"
+	StatusPass = checks.StatusPass
+	StatusFail = checks.StatusFail
+	StatusWarn = checks.StatusWarn
+	StatusSkip = checks.StatusSkip
 )
 
 // Sections group checks by the part of the specification they come from.
 const (
-	SectionAcceptance = "acceptance" // the specification's eight acceptance tests
-	SectionTool       = "tool"       // its "One tool" rules
-	SectionBoundary   = "boundary"   // its "Access boundary" rules
-	SectionProtocol   = "protocol"   // MCP protocol basics, under check 8
+	SectionAcceptance = checks.SectionAcceptance // the specification's eight acceptance tests
+	SectionTool       = checks.SectionTool       // its "One tool" rules
+	SectionBoundary   = checks.SectionBoundary   // its "Access boundary" rules
+	SectionProtocol   = checks.SectionProtocol   // MCP protocol basics, under check 8
 )
 
 // CheckResult is the outcome of one check.
@@ -43,9 +44,8 @@ type CheckResult struct {
 	Observed  []string    `json:"observed,omitempty"`
 	Exchanges []*Exchange `json:"exchanges,omitempty"`
 
-	def      checkDef
-	findings []finding // own findings first, then those found by other checks
-	cross    []finding
+	def      *checks.Check
+	findings []finding
 }
 
 // finding is one reason for a fail or warn verdict, with what shows it.
@@ -79,82 +79,13 @@ func (c *CheckResult) failOn(ex *Exchange, format string, args ...any) {
 	c.add(finding{msg: fmt.Sprintf(format, args...), ex: ex})
 }
 
-// warnOn records a likely problem the specification does not strictly forbid.
-func (c *CheckResult) warnOn(ex *Exchange, format string, args ...any) {
-	c.add(finding{warn: true, msg: fmt.Sprintf(format, args...), ex: ex})
-}
-
 // skip marks the check as not run, with the reason.
 func (c *CheckResult) skip(format string, args ...any) {
 	c.SkipReason = fmt.Sprintf(format, args...)
 }
 
-// crossFail records a failure found while another check ran; these are
-// listed after the check's own.
-func (c *CheckResult) crossFail(f finding) {
-	c.cross = append(c.cross, f)
-}
-
 func (c *CheckResult) note(format string, args ...any) {
 	c.Notes = append(c.Notes, fmt.Sprintf(format, args...))
-}
-
-// finish turns findings into the status, evidence and hint.
-func (c *CheckResult) finish() {
-	all := append(append([]finding(nil), c.findings...), c.cross...)
-	c.Failures, c.Warnings = nil, nil
-	var ev []string
-	hint := ""
-	for _, f := range all {
-		if f.warn {
-			c.Warnings = append(c.Warnings, f.msg)
-		} else {
-			c.Failures = append(c.Failures, f.msg)
-		}
-	}
-	switch {
-	case len(c.Failures) > 0:
-		c.Status = StatusFail
-	case len(c.Warnings) > 0:
-		c.Status = StatusWarn
-	case c.SkipReason != "":
-		c.Status = StatusSkip
-		c.Evidence = c.SkipReason
-		return
-	default:
-		c.Status = StatusPass
-		c.Evidence, c.Hint = "", ""
-		return
-	}
-	shown := map[*Exchange]bool{}
-	for _, f := range all {
-		if f.warn && c.Status == StatusFail {
-			continue // the failures explain a failed check
-		}
-		label := "FAIL"
-		if f.warn {
-			label = "WARN"
-		}
-		ev = append(ev, label+": "+f.msg)
-		if f.ex != nil && !shown[f.ex] {
-			shown[f.ex] = true
-			ev = append(ev, f.ex.evidenceLines()...)
-		}
-		for _, d := range f.detail {
-			ev = append(ev, "   "+d)
-		}
-		if hint == "" {
-			hint = f.hint
-		}
-	}
-	if len(ev) > 40 {
-		ev = append(ev[:40], fmt.Sprintf("… %d more evidence lines in --json and the record", len(ev)-40))
-	}
-	c.Evidence = strings.Join(ev, "\n")
-	if hint == "" {
-		hint = c.def.Hint
-	}
-	c.Hint = hint
 }
 
 // evidenceLines quotes the request and what came back, bounded.

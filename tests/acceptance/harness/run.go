@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Config describes one acceptance run.
@@ -53,17 +55,6 @@ type Config struct {
 // Config.ProtocolVersion forces another.
 const Check8ProtocolVersion = "2025-11-25"
 
-// N2Comparison puts the passage the server returned beside the file's lines.
-type N2Comparison struct {
-	File        string `json:"file"`
-	StartLine   int    `json:"startLine"`
-	EndLine     int    `json:"endLine"`
-	FileText    string `json:"fileText"`
-	Returned    string `json:"returned"`
-	ReturnedVia string `json:"returnedVia"`
-	Identical   bool   `json:"identical"`
-}
-
 // Report is the result of a run.
 type Report struct {
 	Date             time.Time      `json:"date"`
@@ -92,6 +83,8 @@ type Report struct {
 	Processes        int            `json:"processes"`
 	Skipped          int            `json:"skipped"`
 	DurationMs       int64          `json:"durationMs"`
+
+	transcripts []recordedTranscript
 }
 
 type runner struct {
@@ -105,6 +98,7 @@ type runner struct {
 	// violationOrder lists the keys of violations in the order found
 	violationOrder []string
 	leaks          []leak
+	leftovers      []checks.Leftover // per process, for check 16
 	// signIn is check 1's search for sign-in, the reference of checks 9
 	// and 20.
 	signIn *Exchange
@@ -176,17 +170,19 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	sb.locked = []string{lay.lockedPath()}
 	r.sb = sb
 	r.rep.Isolation = sb.isolation
-	f, d, l := before.counts()
+	f, d, l := checks.FileCounts(before)
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
-	for _, def := range catalog {
+	for _, def := range checks.All() {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
 	// Checks share a server process where they can; a fresh one is started
 	// whenever the previous one died or stopped answering. Check 8 (which
 	// judges the exit), the protocol checks and the traps get their own.
+	// Checks whose probe and judge live in their values.
+	pure := func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "1", fn: r.check1}, {id: "2", fn: r.check2}, {id: "3", fn: r.check3},
+		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: r.check3},
 		{id: "4", fn: r.check4}, {id: "5", fn: r.check5}, {id: "6", fn: r.check6},
 	})
 	check8Version := cfg.ProtocolVersion
@@ -198,15 +194,15 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.inGroup(ctx, check8Version, []step{{id: "8", fn: r.check8}})
 	r.protocolChecks(ctx)
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "9", fn: r.check9}, {id: "10", fn: r.check10}, {id: "11", fn: r.check11},
-		{id: "12", fn: r.check12}, {id: "13", fn: r.check13}, {id: "14", fn: r.check14},
-		{id: "15", fn: r.check15}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
-		{id: "19", fn: r.check19}, {id: "21", fn: r.check21},
+		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: pure},
+		{id: "12", fn: pure}, {id: "13", fn: pure}, {id: "14", fn: pure},
+		{id: "15", fn: pure}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
+		{id: "19", fn: r.check19}, {id: "21", fn: pure},
 	})
 	for _, st := range []struct {
 		step
 		unreadable bool
-	}{{step{id: "20", fn: r.check20}, false}, {step{id: "22", fn: r.check22}, true}} {
+	}{{step{id: "20", fn: pure}, false}, {step{id: "22", fn: pure}, true}} {
 		if r.notStarted != "" {
 			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
 			continue
@@ -218,23 +214,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	r.check7(before)
 	r.check16()
-	r.applyGlobal()
-
-	for _, def := range catalog {
-		c := r.checks[def.ID]
-		c.finish()
-		switch c.Status {
-		case StatusPass:
-			r.rep.Passed++
-		case StatusFail:
-			r.rep.Failed++
-		case StatusWarn:
-			r.rep.Warnings++
-		case StatusSkip:
-			r.rep.Skipped++
-		}
-		r.rep.Checks = append(r.rep.Checks, c)
-	}
+	r.verdicts()
 	r.rep.DurationMs = time.Since(start).Milliseconds()
 	return r.rep, nil
 }
@@ -343,24 +323,14 @@ func (r *runner) processDirs(id string) (home, tmp string, err error) {
 	return r.sb.processDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
 }
 
-// checkLeftovers fails check 16 for anything a process left in its HOME
-// or TMPDIR.
+// checkLeftovers records what a process left in its HOME, TMPDIR or
+// config folder, for check 16.
 func (r *runner) checkLeftovers(id, home, tmp string) {
 	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
 	left = append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
 		return rel == "go" || strings.HasPrefix(rel, "go/")
 	})...)
-	if len(left) == 0 {
-		return
-	}
-	shown := left
-	if len(shown) > 8 {
-		shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left)-8))
-	}
-	r.checks["16"].add(finding{
-		msg:    fmt.Sprintf("the process of check %s wrote into its fresh HOME, TMPDIR or config folder: %s", id, left[0]),
-		detail: shown,
-	})
+	r.leftovers = append(r.leftovers, checks.Leftover{Process: id, Lines: left})
 }
 
 // afterSession files a finished process's exchanges under their checks
@@ -471,33 +441,6 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// applyGlobal adds the run-wide rules: leaks are charged to their
-// owners, timeouts fail check 6, stdout pollution fails check 8.
-func (r *runner) applyGlobal() {
-	r.chargeLeaks()
-	for _, ex := range r.allExchanges {
-		if ex.TimedOut && ex.Check != "6" && !r.checks[ex.Check].failedOn(ex) {
-			r.checks["6"].crossFail(finding{msg: fmt.Sprintf("during check %s: %s got no answer within %s", ex.Check, ex.Method, r.cfg.Timeout), ex: ex})
-		}
-	}
-	ids := r.violationOrder
-	for _, id := range ids {
-		v := r.violations[id]
-		shown := v
-		if len(shown) > 5 {
-			shown = shown[:5]
-		}
-		r.checks["8"].add(finding{
-			msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the process of check %s, first: %s", len(v), id, v[0]),
-			detail: shown,
-			hint:   "Write only JSON-RPC messages to stdout; send banners, logs and prints to stderr.",
-		})
-	}
-	if len(ids) == 0 {
-		r.checks["8"].Summary += "; stdout of every server process carried only JSON-RPC"
-	}
 }
 
 // resourcePrefix finds how the server spells a root-relative URI, from a

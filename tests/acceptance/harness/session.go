@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Exchange is one request the harness sent and what came back.
@@ -653,7 +655,7 @@ func compactToolReply(res *mcp.CallToolResult) string {
 	fmt.Fprintf(&b, "isError=%v", res.IsError)
 	var sc any
 	if res.StructuredContent != nil {
-		sc = normalizeJSON(res.StructuredContent)
+		sc = checks.NormalizeJSON(res.StructuredContent)
 		b.WriteString(" structuredContent=" + marshal(sc))
 	}
 	for i, c := range res.Content {
@@ -673,22 +675,7 @@ func compactToolReply(res *mcp.CallToolResult) string {
 }
 
 // toolText joins the text of every content block.
-func toolText(res *mcp.CallToolResult) string {
-	var parts []string
-	for _, c := range res.Content {
-		switch c := c.(type) {
-		case *mcp.TextContent:
-			parts = append(parts, c.Text)
-		case *mcp.EmbeddedResource:
-			if c.Resource != nil {
-				parts = append(parts, c.Resource.Text, string(c.Resource.Blob))
-			}
-		case *mcp.ResourceLink:
-			parts = append(parts, c.URI, c.Name)
-		}
-	}
-	return strings.Join(parts, "\n")
-}
+func toolText(res *mcp.CallToolResult) string { return checks.ToolText(res) }
 
 func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 	ex := &Exchange{Check: s.check, Method: "tools/list", Request: "{}"}

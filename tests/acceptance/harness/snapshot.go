@@ -3,26 +3,17 @@ package harness
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
-	"time"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // fileState is what check 7 compares for every entry under the temp dir,
-// inside and outside the root. Symlinks are recorded, not followed.
-type fileState struct {
-	Kind   string      `json:"kind"` // file, dir, symlink, other
-	Mode   fs.FileMode `json:"mode"`
-	Size   int64       `json:"size,omitempty"`
-	SHA256 string      `json:"sha256,omitempty"`
-	Target string      `json:"target,omitempty"`
-	MTime  time.Time   `json:"mtime"`
-}
+// inside and outside the root.
+type fileState = checks.FileState
 
 type snapshot map[string]fileState
 
@@ -77,81 +68,18 @@ func hashFile(p string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// diffSnapshots lists every created, removed or changed entry.
-func diffSnapshots(before, after snapshot) []string {
-	var out []string
-	for p, b := range before {
-		a, ok := after[p]
-		if !ok {
-			out = append(out, fmt.Sprintf("removed %s (%s)", p, b.Kind))
-			continue
-		}
-		switch {
-		case a.Kind != b.Kind:
-			out = append(out, fmt.Sprintf("changed %s: kind %s -> %s", p, b.Kind, a.Kind))
-		case a.SHA256 != b.SHA256:
-			out = append(out, fmt.Sprintf("changed %s: sha256 %.12s… -> %.12s…", p, b.SHA256, a.SHA256))
-		case a.Target != b.Target:
-			out = append(out, fmt.Sprintf("changed %s: symlink target %q -> %q", p, b.Target, a.Target))
-		case a.Mode != b.Mode:
-			out = append(out, fmt.Sprintf("changed %s: mode %v -> %v", p, b.Mode, a.Mode))
-		case !a.MTime.Equal(b.MTime):
-			out = append(out, fmt.Sprintf("changed %s: mtime %s -> %s", p, b.MTime.Format(time.RFC3339Nano), a.MTime.Format(time.RFC3339Nano)))
-		}
-	}
-	for p, a := range after {
-		if _, ok := before[p]; !ok {
-			out = append(out, fmt.Sprintf("created %s (%s)", p, a.Kind))
-		}
-	}
-	// Created and removed entries first, then content, then metadata.
-	rank := func(s string) int {
-		switch {
-		case strings.HasPrefix(s, "created"), strings.HasPrefix(s, "removed"):
-			return 0
-		case strings.Contains(s, "sha256"), strings.Contains(s, "kind"), strings.Contains(s, "target"):
-			return 1
-		}
-		return 2
-	}
-	sort.Slice(out, func(i, j int) bool {
-		if ri, rj := rank(out[i]), rank(out[j]); ri != rj {
-			return ri < rj
-		}
-		return out[i] < out[j]
-	})
-	return out
-}
-
-func (s snapshot) counts() (files, dirs, links int) {
-	for _, st := range s {
-		switch st.Kind {
-		case "file":
-			files++
-		case "dir":
-			dirs++
-		case "symlink":
-			links++
-		}
-	}
-	return
-}
-
-// changeDetail quotes what a created or changed file now holds, so that the
-// record shows what the server wrote.
-func (r *runner) changeDetail(d string, before, after snapshot) []string {
-	for p, a := range after {
-		if a.Kind != "file" || !strings.Contains(d, " "+p) {
-			continue
-		}
-		if b, ok := before[p]; ok && b.SHA256 == a.SHA256 {
-			continue
-		}
-		body, err := os.ReadFile(filepath.Join(r.lay.Base, filepath.FromSlash(p)))
+// bodies reads the start of every regular file created or changed since
+// before, for check 7's evidence.
+func bodies(base string, before, after snapshot) map[string]string {
+	out := map[string]string{}
+	for _, p := range checks.ChangedFiles(before, after) {
+		f, err := os.Open(filepath.Join(base, filepath.FromSlash(p)))
 		if err != nil {
 			continue
 		}
-		return []string{fmt.Sprintf("%s now holds %d bytes: %q", p, len(body), truncateBytes(string(body), 200))}
+		b, _ := io.ReadAll(io.LimitReader(f, 4096))
+		f.Close()
+		out[p] = string(b)
 	}
-	return nil
+	return out
 }

@@ -1,4 +1,4 @@
-package harness
+package checks
 
 import (
 	"fmt"
@@ -9,24 +9,35 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// n2Verdict is check 1's judgement of one reading.
-type n2Verdict struct {
-	ok      bool
-	summary string
-	notes   []string
-	problem string
-	diff    []string
-	cmp     *N2Comparison
+// N2Verdict is check 1's judgement of one reading.
+type N2Verdict struct {
+	OK      bool
+	Summary string
+	Notes   []string
+	Problem string
+	Diff    []string
+	Cmp     *N2Comparison
 }
 
-// judgeN2 decides whether a reading holds the N2 passage as the
+// N2Comparison puts the passage the server returned beside the file's lines.
+type N2Comparison struct {
+	File        string `json:"file"`
+	StartLine   int    `json:"startLine"`
+	EndLine     int    `json:"endLine"`
+	FileText    string `json:"fileText"`
+	Returned    string `json:"returned"`
+	ReturnedVia string `json:"returnedVia"`
+	Identical   bool   `json:"identical"`
+}
+
+// JudgeN2 decides whether a reading holds the N2 passage as the
 // specification asks: the whole paragraph byte for byte (its final line
 // break, or the file's CRLF, allowed), in a string that holds no other
 // note's text (N2's own heading and section may be there), attributed to
 // sample-notes.md, with N2 named outside the passage and the echoed query.
-func (l *layout) judgeN2(rd *reading) n2Verdict {
+func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 	want := l.N2[0]
-	v := n2Verdict{cmp: &N2Comparison{File: l.SampleRel, StartLine: want.StartLine, EndLine: want.EndLine, FileText: want.Text}}
+	v := N2Verdict{Cmp: &N2Comparison{File: l.SampleRel, StartLine: want.StartLine, EndLine: want.EndLine, FileText: want.Text}}
 	var seen []string // why each string holding the paragraph was refused
 	for _, s := range rd.Strings {
 		for _, p := range l.N2 {
@@ -35,20 +46,20 @@ func (l *layout) judgeN2(rd *reading) n2Verdict {
 				if i < 0 {
 					continue
 				}
-				v.cmp.Returned, v.cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
+				v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
 				if why := l.n2Problem(rd, s, i, form); why != "" {
 					seen = append(seen, why)
 					continue
 				}
-				v.ok, v.cmp.Identical = true, true
-				v.cmp.StartLine, v.cmp.EndLine, v.cmp.FileText = p.StartLine, p.EndLine, p.Text
-				v.summary = fmt.Sprintf("the reply holds %s lines %d-%d byte for byte (%d bytes), credited to %s and named N2", l.SampleRel, p.StartLine, p.EndLine, len(p.Text), l.SampleRel)
+				v.OK, v.Cmp.Identical = true, true
+				v.Cmp.StartLine, v.Cmp.EndLine, v.Cmp.FileText = p.StartLine, p.EndLine, p.Text
+				v.Summary = fmt.Sprintf("the reply holds %s lines %d-%d byte for byte (%d bytes), credited to %s and named N2", l.SampleRel, p.StartLine, p.EndLine, len(p.Text), l.SampleRel)
 				return v
 			}
 		}
 	}
 	if len(seen) > 0 {
-		v.problem = seen[0]
+		v.Problem = seen[0]
 		return v
 	}
 	best, run := "", 0
@@ -57,24 +68,24 @@ func (l *layout) judgeN2(rd *reading) n2Verdict {
 			best, run = s, n
 		}
 	}
-	v.cmp.Returned, v.cmp.ReturnedVia = truncateBytes(best, 4000), "the string closest to the passage"
+	v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(best, 4000), "the string closest to the passage"
 	switch {
 	case best == "":
-		v.problem = fmt.Sprintf("no string of the reply holds the N2 paragraph of %s (results: %v)", l.SampleRel, rd.Results)
+		v.Problem = fmt.Sprintf("no string of the reply holds the N2 paragraph of %s (results: %v)", l.SampleRel, rd.Results)
 		return v
 	case run == 0:
-		v.problem = "the reply holds no run of the N2 paragraph's words as written"
+		v.Problem = "the reply holds no run of the N2 paragraph's words as written"
 	default:
-		v.problem = fmt.Sprintf("the reply does not hold the whole N2 paragraph byte for byte: the closest string quotes %d of its %d words in a row (cut, re-cased, reflowed or padded)",
+		v.Problem = fmt.Sprintf("the reply does not hold the whole N2 paragraph byte for byte: the closest string quotes %d of its %d words in a row (cut, re-cased, reflowed or padded)",
 			run, len(wordRe.FindAllString(want.Text, -1)))
 	}
-	v.diff = passageDiff(want.Text, excerpt(best, want.Text))
+	v.Diff = passageDiff(want.Text, excerpt(best, want.Text))
 	return v
 }
 
 // n2Problem says why a string holding the N2 paragraph at i does not
 // count, or "" when it does.
-func (l *layout) n2Problem(rd *reading, s string, i int, form string) string {
+func (l *Notes) n2Problem(rd *Reading, s string, i int, form string) string {
 	before, after := s[:i], s[i+len(form):]
 	if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(before, " \t")); glued(r) || strings.HasSuffix(strings.TrimRight(before, " \t\"'“«`"), "...") {
 		return fmt.Sprintf("the N2 paragraph is there, but glued to other text before it: %q", clip(tail(before, 40), 60))
@@ -82,7 +93,7 @@ func (l *layout) n2Problem(rd *reading, s string, i int, form string) string {
 	if r, _ := utf8.DecodeRuneInString(after); glued(r) || strings.HasPrefix(strings.TrimLeft(after, " \t\"'”»`"), "...") || strings.HasPrefix(strings.TrimLeft(after, " \t\"'”»`"), "…") {
 		return fmt.Sprintf("the N2 paragraph is there, but text is glued after it: %q", clip(head(after, 40), 60))
 	}
-	for _, p := range l.paras {
+	for _, p := range l.Paras {
 		if p.File == l.SampleRel && p.StartLine >= l.N2Section.StartLine && p.EndLine <= l.N2Section.EndLine {
 			continue
 		}
@@ -99,12 +110,12 @@ func (l *layout) n2Problem(rd *reading, s string, i int, form string) string {
 		}
 	}
 	if file == "" {
-		file = creditedIn(plainURIs(mask(before, "sign-in", l)), plainURIs(mask(after, "sign-in", l)))
+		file = creditedIn(plainURIs(mask(before, "sign-in", l.Paras)), plainURIs(mask(after, "sign-in", l.Paras)))
 	}
 	if file == "" && len(rd.Results) == 1 {
 		file = rd.Results[0]
 	}
-	if rel, ok := l.rootRel(file); !ok || rel != l.SampleRel {
+	if rel, ok := l.RootRel(file); !ok || rel != l.SampleRel {
 		if file == "" {
 			return "the N2 paragraph is there, but the reply does not credit it to " + l.SampleRel
 		}
@@ -180,6 +191,10 @@ func excerpt(s, want string) string {
 // line by line.
 func passageDiff(want, got string) []string {
 	d := cmp.Diff(strings.Split(want, "\n"), strings.Split(got, "\n"))
+	// go-cmp picks at random between spaces and no-break spaces in its
+	// margins, so that nobody relies on its layout; evidence and
+	// transcripts read the same from run to run with spaces only.
+	d = strings.ReplaceAll(d, "\u00a0", " ")
 	out := []string{"diff of the N2 paragraph (-file +reply):"}
 	for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
 		out = append(out, truncateBytes(line, 300))

@@ -1,4 +1,4 @@
-package harness
+package checks
 
 import (
 	"encoding/json"
@@ -15,14 +15,14 @@ import (
 // field names. Every check judges a reading, never a layout, so that a
 // server is graded on what it says and not on how this repository's own
 // server happens to shape its answer.
-type reading struct {
+type Reading struct {
 	IsError bool
 	// Strings holds every string the reply carries: each text block as
 	// it is, and every string value inside JSON text or structuredContent.
 	Strings []string
 	// Items are the result entries of a JSON reply: objects that name a
 	// file outside any skip or refusal list.
-	Items []item
+	Items []Item
 	// Results are the files named as results, Skipped those named in a
 	// skip or refusal note; both as written, in order, without repeats.
 	Results []string
@@ -37,13 +37,13 @@ type reading struct {
 	// truncated, when the reply has one.
 	Truncated *bool
 	// Quoted are the root paragraphs the reply holds byte for byte.
-	Quoted []paragraph
+	Quoted []Paragraph
 	// prose is what the reply says besides passages and the echoed query.
 	prose []string
 }
 
 // item is one result entry of a JSON reply.
-type item struct {
+type Item struct {
 	File    string
 	NoteID  string
 	Passage string // "" when the entry carries no text
@@ -74,9 +74,9 @@ var (
 )
 
 // readResult reads a tool result. query is the query the request sent
-// (echoes of it are masked), lay supplies the root's paragraphs.
-func readResult(res *mcp.CallToolResult, query string, lay *layout) *reading {
-	rd := &reading{}
+// (echoes of it are masked), paras are the root's paragraphs.
+func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Reading {
+	rd := &Reading{}
 	if res == nil {
 		return rd
 	}
@@ -106,28 +106,26 @@ func readResult(res *mcp.CallToolResult, query string, lay *layout) *reading {
 		plain = append(plain, text)
 	}
 	if res.StructuredContent != nil {
-		docs = append(docs, normalizeJSON(res.StructuredContent))
+		docs = append(docs, NormalizeJSON(res.StructuredContent))
 	}
 	for _, d := range docs {
 		rd.Strings = append(rd.Strings, jsonStrings(d)...)
 		rd.walk(d, nil, ctxResult, query)
 	}
 	for _, t := range plain {
-		rd.prose = append(rd.prose, plainURIs(mask(t, query, lay)))
+		rd.prose = append(rd.prose, plainURIs(mask(t, query, paras)))
 	}
 	for _, p := range rd.prose {
 		rd.readProse(p)
 	}
 	for _, it := range rd.Items {
 		if it.NoteID != "" {
-			rd.NoteIDs = appendNew(rd.NoteIDs, it.NoteID)
+			rd.NoteIDs = AppendNew(rd.NoteIDs, it.NoteID)
 		}
 	}
-	if lay != nil {
-		for _, p := range lay.paras {
-			if containsAny(rd.Strings, p.Text) {
-				rd.Quoted = append(rd.Quoted, p)
-			}
+	for _, p := range paras {
+		if containsAny(rd.Strings, p.Text) {
+			rd.Quoted = append(rd.Quoted, p)
 		}
 	}
 	return rd
@@ -147,7 +145,7 @@ var (
 )
 
 // walk reads a JSON value: result entries, skip lists, counts and flags.
-func (rd *reading) walk(v any, keys []string, where int, query string) {
+func (rd *Reading) walk(v any, keys []string, where int, query string) {
 	skipCtx := where == ctxSkip
 	switch x := v.(type) {
 	case map[string]any:
@@ -155,9 +153,9 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 		// its fields may echo the query.
 		if f := fileOf(x, query); f != "" && where != ctxOther && len(keys) > 0 {
 			if skipCtx || hasKey(x, reasonKeyRe) && passageOf(x, f) == "" {
-				rd.Skipped = appendNew(rd.Skipped, f)
+				rd.Skipped = AppendNew(rd.Skipped, f)
 			} else {
-				it := item{File: f, NoteID: noteIDOf(x)}
+				it := Item{File: f, NoteID: noteIDOf(x)}
 				it.Key, it.Passage = passageKeyOf(x, f)
 				for k, e := range x {
 					if b, ok := e.(bool); ok && b && clipKeyRe.MatchString(k) {
@@ -167,7 +165,7 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 				if !rd.hasItem(it) {
 					rd.Items = append(rd.Items, it)
 				}
-				rd.Results = appendNew(rd.Results, f)
+				rd.Results = AppendNew(rd.Results, f)
 			}
 		}
 		names := make([]string, 0, len(x))
@@ -215,9 +213,9 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 				s = plainURIs(s)
 				switch where {
 				case ctxSkip:
-					rd.Skipped = appendNew(rd.Skipped, s)
+					rd.Skipped = AppendNew(rd.Skipped, s)
 				case ctxResult:
-					rd.Results = appendNew(rd.Results, s)
+					rd.Results = AppendNew(rd.Results, s)
 				}
 				continue
 			}
@@ -228,9 +226,9 @@ func (rd *reading) walk(v any, keys []string, where int, query string) {
 
 // keyedByFile reads a field named by a file: {"a.md": ["passage", ...]}
 // or {"a.md": "passage"} lists a.md's results (or skips).
-func (rd *reading) keyedByFile(file string, v any, where int) {
+func (rd *Reading) keyedByFile(file string, v any, where int) {
 	if where == ctxSkip {
-		rd.Skipped = appendNew(rd.Skipped, file)
+		rd.Skipped = AppendNew(rd.Skipped, file)
 		return
 	}
 	var texts []string
@@ -246,9 +244,9 @@ func (rd *reading) keyedByFile(file string, v any, where int) {
 	default:
 		return
 	}
-	rd.Results = appendNew(rd.Results, file)
+	rd.Results = AppendNew(rd.Results, file)
 	for _, t := range texts {
-		if it := (item{File: file, Passage: t, Key: file}); !rd.hasItem(it) {
+		if it := (Item{File: file, Passage: t, Key: file}); !rd.hasItem(it) {
 			rd.Items = append(rd.Items, it)
 		}
 	}
@@ -268,17 +266,17 @@ func plainURIs(text string) string {
 
 // readProse finds the files, note IDs and no-match statements of text
 // whose passages and echoed query are already masked.
-func (rd *reading) readProse(text string) {
+func (rd *Reading) readProse(text string) {
 	for _, line := range strings.Split(text, "\n") {
 		for _, m := range noteNameRe.FindAllStringSubmatch(line, -1) {
 			if skipWordsRe.MatchString(line) {
-				rd.Skipped = appendNew(rd.Skipped, m[1])
+				rd.Skipped = AppendNew(rd.Skipped, m[1])
 			} else {
-				rd.Results = appendNew(rd.Results, m[1])
+				rd.Results = AppendNew(rd.Results, m[1])
 			}
 		}
 		for _, id := range noteIDRe.FindAllString(line, -1) {
-			rd.NoteIDs = appendNew(rd.NoteIDs, id)
+			rd.NoteIDs = AppendNew(rd.NoteIDs, id)
 		}
 		if statesNoMatch(line) {
 			rd.NoMatch = true
@@ -306,18 +304,16 @@ var searchedRe = regexp.MustCompile(`(?i)\b(searched|skipped|read|scanned|opened
 //
 // Paragraphs go first, whole; then each of their lines, in any case, so
 // that a cut or re-cased passage is masked too.
-func mask(text, query string, lay *layout) string {
-	if lay != nil {
-		for _, p := range lay.paras {
-			if len(p.Text) >= 12 && strings.Contains(text, p.Text) {
-				text = strings.ReplaceAll(text, p.Text, "\x00")
-			}
+func mask(text, query string, paras []Paragraph) string {
+	for _, p := range paras {
+		if len(p.Text) >= 12 && strings.Contains(text, p.Text) {
+			text = strings.ReplaceAll(text, p.Text, "\x00")
 		}
-		for _, p := range lay.paras {
-			for _, line := range strings.Split(p.Text, "\n") {
-				if len(line) >= 16 {
-					text = maskFold(text, line)
-				}
+	}
+	for _, p := range paras {
+		for _, line := range strings.Split(p.Text, "\n") {
+			if len(line) >= 16 {
+				text = maskFold(text, line)
 			}
 		}
 	}
@@ -407,7 +403,7 @@ func passageKeyOf(m map[string]any, file string) (key, passage string) {
 // hasItem reports whether the reading already holds an entry for the same
 // file and passage: a text block that mirrors structuredContent repeats
 // every entry.
-func (rd *reading) hasItem(it item) bool {
+func (rd *Reading) hasItem(it Item) bool {
 	for _, x := range rd.Items {
 		if x.File == it.File && x.Passage == it.Passage && x.NoteID == it.NoteID {
 			return true
@@ -425,7 +421,7 @@ func hasKey(m map[string]any, re *regexp.Regexp) bool {
 	return false
 }
 
-func appendNew(list []string, s string) []string {
+func AppendNew(list []string, s string) []string {
 	if s == "" || contains(list, s) {
 		return list
 	}
@@ -434,7 +430,7 @@ func appendNew(list []string, s string) []string {
 
 // names reports whether the reply names rel as a result: as written, or
 // with a leading "./" or the root's own path before it.
-func (rd *reading) names(rel string) bool {
+func (rd *Reading) Names(rel string) bool {
 	for _, f := range rd.Results {
 		if cleanName(f) == rel || strings.HasSuffix(f, "/"+rel) {
 			return true
@@ -448,17 +444,17 @@ func cleanName(f string) string {
 }
 
 // quotes reports whether the reply holds a root paragraph containing sub.
-func (rd *reading) quotes(sub string) bool {
+func (rd *Reading) Quotes(sub string) bool {
 	return containsAny(rd.Strings, sub)
 }
 
 // found is what a reading found: its result files and the passages it
 // offered (keyed by their lower-cased text), for comparing two spellings
 // of one query.
-func (rd *reading) found() (files []string, passages map[string]string) {
+func (rd *Reading) Found() (files []string, passages map[string]string) {
 	passages = map[string]string{}
 	for _, f := range rd.Results {
-		files = appendNew(files, cleanName(f))
+		files = AppendNew(files, cleanName(f))
 	}
 	for _, it := range rd.Items {
 		passages[strings.ToLower(it.Passage)] = it.Passage
@@ -471,9 +467,9 @@ func (rd *reading) found() (files []string, passages map[string]string) {
 }
 
 // missing lists what ref found that rd did not.
-func (rd *reading) missing(ref *reading) []string {
-	rf, rp := ref.found()
-	f, p := rd.found()
+func (rd *Reading) Missing(ref *Reading) []string {
+	rf, rp := ref.Found()
+	f, p := rd.Found()
 	var out []string
 	for _, x := range rf {
 		if !contains(f, x) {
@@ -493,7 +489,7 @@ func (rd *reading) missing(ref *reading) []string {
 	return out
 }
 
-func normalizeJSON(v any) any {
+func NormalizeJSON(v any) any {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil
@@ -504,7 +500,7 @@ func normalizeJSON(v any) any {
 }
 
 // firstText returns the first text content block, if any.
-func firstText(res *mcp.CallToolResult) string {
+func FirstText(res *mcp.CallToolResult) string {
 	if res == nil {
 		return ""
 	}

@@ -1,0 +1,77 @@
+package checks
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// TestAssemble: a sighting is charged once to its owner, with a count and
+// a pointer on the check that saw it; warnings do not explain a failed
+// check; a skip holds only without findings; the owner's hint is the
+// default.
+func TestAssemble(t *testing.T) {
+	list := []*Check{check4, check5, check6, check22}
+	found := Found{
+		Outcomes: map[*Check]*Outcome{
+			check4:  {Summary: "refused"},
+			check5:  {Findings: []Finding{{Warn: true, Msg: "odd"}, {Msg: "served escape", Step: "e1", Quote: []string{"   -> q", "   <- r"}}}},
+			check6:  {Skip: "no time"},
+			check22: {Skip: "as root", Notes: []string{"ran as root"}},
+		},
+		Sightings: []Sighting{
+			{Owner: check5, Key: "k", What: "text of escape", During: check4, Where: "the reply to tools/call", Step: "e2", Quote: []string{"   -> x"}},
+			{Owner: check5, Key: "k", What: "text of escape", During: check4, Where: "the reply to tools/call", Step: "e3"},
+			{Owner: check22, Key: "root", What: "the root's path", Where: "stderr", Line: "at /tmp/x", Warn: true, Hint: "no paths"},
+		},
+	}
+	type got struct {
+		ID, Status, Evidence, Hint string
+		Notes                      []string
+	}
+	var gotten []got
+	for _, r := range Assemble(list, found) {
+		gotten = append(gotten, got{r.Check.ID, r.Status, r.Evidence, r.Hint, r.Notes})
+	}
+	want := []got{
+		{"4", StatusPass, "", "", []string{"the reply to tools/call showed text of escape; see check 5"}},
+		{"5", StatusFail, "FAIL: served escape\n   -> q\n   <- r\nFAIL: during check 4: text of escape appeared in the reply to tools/call (2 times in the run)\n   -> x", check5.Hint, nil},
+		{"6", StatusSkip, "no time", "", nil},
+		{"22", StatusWarn, "WARN: the root's path appeared in stderr\n   at /tmp/x", "no paths", []string{"ran as root"}},
+	}
+	if diff := cmp.Diff(want, gotten); diff != "" {
+		t.Errorf("assembled (-want +got):\n%s", diff)
+	}
+}
+
+// TestCatalogIDs: ids are unique and every check has a section, title
+// and hint.
+func TestCatalogIDs(t *testing.T) {
+	seen := map[string]bool{}
+	for _, c := range All() {
+		if seen[c.ID] {
+			t.Errorf("check %s listed twice", c.ID)
+		}
+		seen[c.ID] = true
+		if c.Section == "" || c.Title == "" || c.Hint == "" {
+			t.Errorf("check %s lacks a section, title or hint", c.ID)
+		}
+	}
+	if len(seen) != 29 {
+		t.Errorf("%d checks, want 29 (1-22 and 8.1-8.7)", len(seen))
+	}
+}
+
+// TestFixturesOwnedOnce: every fixture name is planted and owned by one
+// check, which the harness looks it up by.
+func TestFixturesOwnedOnce(t *testing.T) {
+	owner := map[string]string{}
+	for _, c := range All() {
+		for _, name := range c.Fixtures {
+			if o, ok := owner[name]; ok {
+				t.Errorf("fixture %s is owned by checks %s and %s", name, o, c.ID)
+			}
+			owner[name] = c.ID
+		}
+	}
+}

@@ -1,0 +1,246 @@
+// Package checks holds every check of the acceptance harness as a value:
+// its id, section, title and hint, the fixtures it plants and owns, the
+// probe that sends its requests and the judge that turns what came back
+// into findings. A judge is a pure function of recorded exchanges and
+// fixture facts: it does no I/O, reads no clock and starts no process, so
+// every judge is tested on recorded transcripts without a server.
+package checks
+
+import (
+	"io/fs"
+	"time"
+)
+
+// Sections group checks by the part of the specification they come from.
+const (
+	SectionAcceptance = "acceptance" // the specification's eight acceptance tests
+	SectionTool       = "tool"       // its "One tool" rules
+	SectionBoundary   = "boundary"   // its "Access boundary" rules
+	SectionProtocol   = "protocol"   // MCP protocol basics, under check 8
+)
+
+// Check is one line of the report.
+type Check struct {
+	ID      string
+	Section string
+	Title   string
+	Hint    string // default one-sentence fix
+	// Fixtures names the fixtures the check plants and owns: a leak of
+	// one of them breaks this check's rule, wherever it is seen.
+	Fixtures []string
+	// NeedsSignIn hands the judge check 1's search for sign-in
+	// (Facts.SignIn), to compare with.
+	NeedsSignIn bool
+	// Warns makes every finding of the check, and every leak of its
+	// fixtures, a warning: the specification does not name its rule.
+	Warns bool
+	// Probe sends the check's requests; it reads the facts only for the
+	// fixtures' names and markers. It may adapt to earlier replies but
+	// never judges them; it returns false when the server can take no
+	// further request. Nil for a check that judges another's exchanges,
+	// and while the harness still probes the check itself.
+	Probe func(Wire, *Facts) bool
+	// Judge turns the recorded exchanges and the fixture facts into
+	// findings. Nil while the check is still judged inside the harness,
+	// in the same code that sends its requests.
+	Judge func(*Facts) Verdict
+}
+
+// Rule is a run-wide rule: it judges what every server process did, not
+// the replies of one check, and charges what it finds to its owner.
+type Rule struct {
+	Name  string
+	Owner *Check
+	Judge func(*Facts) Verdict
+}
+
+// Wire sends requests to a running server. Each exchange is recorded
+// under step, the name a judge finds it by.
+type Wire interface {
+	// Send writes line as it is and waits for the reply whose id is the
+	// raw JSON id; with id "" it waits for nothing. Only the protocol
+	// session, which speaks raw lines, sends it; the client session
+	// records it as not sent.
+	Send(step, line, id string) Exchange
+	// ListTools sends tools/list, and CallTool tools/call, through the
+	// client session's SDK client; the protocol session records them as
+	// not sent.
+	ListTools(step string) Exchange
+	// CallTool's sent lists the strings the arguments carry, whose
+	// echoes in the reply are no leak; without it a search's query is.
+	CallTool(step, name string, args map[string]any, sent ...string) Exchange
+	// PathTools lists the tools besides search_notes, annotated
+	// read-only, that take a path; the client session asks tools/list
+	// for them once per process, under the check that asks first.
+	PathTools() []PathTool
+}
+
+// PathTool is a read-only tool that takes a path, and the argument it
+// takes it in.
+type PathTool struct {
+	Name string `json:"name"`
+	Arg  string `json:"arg"`
+}
+
+// Exchange is one line sent to the server and what came back.
+type Exchange struct {
+	Step string `json:"step"`
+	In   string `json:"in"`
+	// Out holds every stdout line read while waiting, the reply last.
+	Out      []string `json:"out,omitempty"`
+	Reply    string   `json:"reply,omitempty"` // the reply line; "" if none
+	Error    string   `json:"error,omitempty"` // why there is no reply
+	TimedOut bool     `json:"timedOut,omitempty"`
+	// NotSent marks a request skipped because the server had stopped
+	// answering an earlier one in the same process.
+	NotSent bool  `json:"notSent,omitempty"`
+	Millis  int64 `json:"ms"`
+}
+
+// Facts is everything a judge may read. Fields are added as judges need
+// them (the specification's true answer per query among them); a judge
+// reads only the fields it needs, so adding one changes no signature.
+type Facts struct {
+	// Fixtures are the notes the run planted, by name.
+	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
+	// PathTools are the server's read-only tools that take a path.
+	PathTools []PathTool `json:"pathTools,omitempty"`
+	// Notes are the root's notes as the judges read them.
+	Notes *Notes `json:"notes,omitempty"`
+	// SignIn is check 1's search for sign-in, in its own process, for
+	// a check that compares with it; nil if check 1 sent none.
+	SignIn *Exchange `json:"signIn,omitempty"`
+	// Exchanges of the process the check ran in, in the order sent.
+	Exchanges []Exchange `json:"exchanges,omitempty"`
+	// Stderr of that process (bounded).
+	Stderr string `json:"stderr,omitempty"`
+	// Processes holds what each server process of the run wrote on
+	// stdout besides JSON-RPC, for the run-wide stdout rule.
+	Processes []Process `json:"processes,omitempty"`
+	// Timeouts lists every request of the run that got no answer in time.
+	Timeouts []Timeout `json:"timeouts,omitempty"`
+	// TimeLimit is the per-request limit, as the report states it.
+	TimeLimit string `json:"timeLimit,omitempty"`
+	// NotStarted is the check whose server process failed to start, if
+	// one did: later checks then prove nothing.
+	NotStarted string `json:"notStarted,omitempty"`
+
+	// Files holds every entry under the run's temp folder before the
+	// first server process started and after the last one ended.
+	Files *FileFacts `json:"files,omitempty"`
+	// Calls counts the requests of the run, Answered those answered.
+	Calls    int `json:"calls,omitempty"`
+	Answered int `json:"answered,omitempty"`
+
+	// HomeDirs counts the fresh HOME and TMPDIR pairs made for server
+	// processes; Leftovers lists what each process left in its own.
+	HomeDirs  int        `json:"homeDirs,omitempty"`
+	Leftovers []Leftover `json:"leftovers,omitempty"`
+}
+
+// FileFacts is the state of the run's files before and after.
+type FileFacts struct {
+	Before map[string]FileState `json:"before"`
+	After  map[string]FileState `json:"after"`
+	// Bodies holds the start of every regular file created or changed,
+	// by path.
+	Bodies map[string]string `json:"bodies,omitempty"`
+}
+
+// FileState is one entry under the temp folder. Symlinks are recorded,
+// not followed.
+type FileState struct {
+	Kind   string      `json:"kind"` // file, dir, symlink, other
+	Mode   fs.FileMode `json:"mode"`
+	Size   int64       `json:"size,omitempty"`
+	SHA256 string      `json:"sha256,omitempty"`
+	Target string      `json:"target,omitempty"`
+	MTime  time.Time   `json:"mtime"`
+}
+
+// Leftover is what one server process left in its fresh HOME, TMPDIR or
+// config folder, one line per entry.
+type Leftover struct {
+	Process string   `json:"process"` // the checks it served
+	Lines   []string `json:"lines"`
+}
+
+// Fixture is a note the run planted: where it is and the phrase that
+// finds it.
+type Fixture struct {
+	Rel    string `json:"rel,omitempty"`    // path inside the root; "" for a phrase in no file
+	Marker string `json:"marker,omitempty"` // a phrase only this note (or none) holds
+	Proof  string `json:"proof,omitempty"`  // a word on the marker's own line
+	Path   string `json:"path,omitempty"`   // absolute, for a file or folder outside the root
+}
+
+// Names of the fixtures that are phrases rather than files.
+const (
+	AbsentPhrase = "absent phrase"   // in no file
+	BoundPhrase  = "bounded phrase"  // in more paragraphs than one reply may hold
+	SpreadPhrase = "spread phrase"   // in notes of several folders
+	UnicodeNote  = "unicode-note.md" // a non-ASCII phrase
+	TrapPhrase   = "trap phrase"     // in a note inside the traps' folder
+	CallerRoot   = "caller root"     // a folder outside the root offered as a root
+	TempFolder   = "temp folder"     // the run's folder, which holds the root
+)
+
+// Process is one server process of a run.
+type Process struct {
+	Checks string `json:"checks"` // the checks it served, "1, 2, 3"
+	// BadLines are the first stdout lines that were not JSON-RPC, and
+	// BadCount how many there were in all.
+	BadLines []string `json:"badLines,omitempty"`
+	BadCount int      `json:"badCount,omitempty"`
+}
+
+// Timeout is a request that got no answer within the limit.
+type Timeout struct {
+	Check  string `json:"check"` // the check that sent it
+	Method string `json:"method"`
+	Step   string `json:"step"`
+	// Charged is set when that check already failed on this request.
+	Charged bool `json:"charged,omitempty"`
+}
+
+// step returns the exchange recorded under name.
+func (f *Facts) step(name string) (Exchange, bool) {
+	for _, ex := range f.Exchanges {
+		if ex.Step == name {
+			return ex, true
+		}
+	}
+	return Exchange{}, false
+}
+
+// Verdict is what a judge found.
+type Verdict struct {
+	Findings []Finding
+	// Summary says what passed, for a check without findings.
+	Summary string
+	// Notes are remarks that change no status.
+	Notes []string
+	// Filed names the steps listed under the check in the report.
+	Filed []string
+	// Observed holds observations that are not exchanges (file states).
+	Observed []string
+	// Compared is check 1's passage beside the file's, for the report.
+	Compared *N2Comparison
+	// Skip says why the check could not be judged, when nothing failed.
+	Skip string
+}
+
+// Finding is one reason for a fail or warn verdict.
+type Finding struct {
+	// Owner is the check it is charged to; a judge's own findings leave
+	// it nil and go to the judged check.
+	Owner *Check
+	Warn  bool
+	Msg   string
+	// Step names the exchange that shows it, if one does; Quote holds the
+	// lines quoting it, filled in by the harness that holds the exchange.
+	Step   string
+	Quote  []string
+	Detail []string // further lines: stdout or stderr lines, file states
+	Hint   string   // overrides the check's default hint
+}

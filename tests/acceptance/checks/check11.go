@@ -1,0 +1,73 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// check11Queries hold regular-expression and glob characters.
+var check11Queries = []string{"sign.in", "(N2)", "[", "*"}
+
+const stepStillAnswers = "sign-in afterwards"
+
+var regexErrRe = regexp.MustCompile(`(?i)regex|regular expression|pattern|unterminated|nothing to repeat|missing \)|unbalanced|invalid group|bad escape`)
+
+var check11 = &Check{
+	ID:      "11",
+	Section: SectionTool,
+	Title:   "the query is a literal phrase: sign.in, (N2), [ and * match only themselves",
+	Hint:    "Search for the query as plain text (substring search); never compile it as a regular expression or glob.",
+	Probe: func(w Wire, _ *Facts) bool {
+		for _, q := range check11Queries {
+			search(w, q, q)
+		}
+		search(w, stepStillAnswers, SignIn)
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		fail := func(ex Exchange, warn bool, format string, args ...any) {
+			v.Findings = append(v.Findings, Finding{Warn: warn, Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
+		}
+		var parts []string
+		for _, q := range check11Queries {
+			ex, _ := f.step(q)
+			switch {
+			case ex.NotSent:
+				continue
+			case ex.TimedOut:
+				fail(ex, false, "%q got no answer within %s", q, f.TimeLimit)
+				continue
+			case ex.Error != "":
+				if regexErrRe.MatchString(ex.Error) {
+					fail(ex, false, "%q was treated as a pattern: %s", q, clip(ex.Error, 120))
+				} else {
+					fail(ex, true, "%q was refused with a JSON-RPC error rather than searched as text", q)
+				}
+				continue
+			case toolResult(ex).IsError:
+				if msg := ToolText(toolResult(ex)); regexErrRe.MatchString(msg) {
+					fail(ex, false, "%q was treated as a pattern: %q", q, clip(msg, 120))
+				} else {
+					parts = append(parts, fmt.Sprintf("%s refused", q))
+				}
+				continue
+			}
+			if files, paras := f.Notes.unrelated(f.read(ex, q), q); len(files) > 0 || len(paras) > 0 {
+				if len(files) > 0 {
+					fail(ex, false, "%q named %d result file(s) that do not contain %q: %s", q, len(files), q, clip(strings.Join(files, ", "), 120))
+				} else {
+					fail(ex, false, "%q returned %d passage(s) that do not contain %q, first: %q", q, len(paras), q, clip(paras[0], 80))
+				}
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%s answered with no passage lacking it", q))
+		}
+		if ex, _ := f.step(stepStillAnswers); ex.Error != "" && !ex.NotSent {
+			fail(ex, false, "the server stopped answering after those queries")
+		}
+		v.Summary = strings.Join(parts, "; ") + "; the server still answers sign-in"
+		return v
+	},
+}

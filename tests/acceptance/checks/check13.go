@@ -1,0 +1,107 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+)
+
+const (
+	callerNote  = "caller-root/notes.md"
+	outsideNote = "outside.md"
+)
+
+// check13Call is one search with a root or path argument of its own.
+type check13Call struct {
+	step string
+	args map[string]any
+	key  string // the extra argument
+}
+
+func check13Calls(f *Facts) []check13Call {
+	caller, outside := f.Fixtures[callerNote].Marker, f.Fixtures[outsideNote].Marker
+	callerRoot, base := f.Fixtures[CallerRoot].Path, f.Fixtures[TempFolder].Path
+	return []check13Call{
+		{"root: the caller's folder", map[string]any{"query": caller, "root": callerRoot}, "root"},
+		{"path: the caller's folder", map[string]any{"query": caller, "path": callerRoot}, "path"},
+		{"root: the temp folder", map[string]any{"query": outside, "root": base}, "root"},
+		{"path: the parent", map[string]any{"query": outside, "path": "../"}, "path"},
+	}
+}
+
+// check13Paths go to every read-only tool that takes a path.
+func check13Paths(f *Facts) []string {
+	return []string{"..", "../", f.Fixtures[TempFolder].Path, f.Fixtures[CallerRoot].Path, "../caller-root"}
+}
+
+func pathStep(t PathTool, i int) string { return fmt.Sprintf("%s, path %d", t.Name, i+1) }
+
+// probePaths sends each path to every read-only path tool.
+func probePaths(w Wire, paths []string) {
+	for _, t := range w.PathTools() {
+		for i, p := range paths {
+			w.CallTool(pathStep(t, i), t.Name, map[string]any{t.Arg: p}, p)
+		}
+	}
+}
+
+// judgePaths fails a path sent to a tool that got no answer in time and
+// says what was probed ("" when there is no such tool). What came back is
+// the leak rule's to judge.
+func (v *Verdict) judgePaths(f *Facts, paths []string) string {
+	if len(f.PathTools) == 0 {
+		return ""
+	}
+	var names []string
+	for _, t := range f.PathTools {
+		names = append(names, t.Name)
+		for i, p := range paths {
+			if ex, _ := f.step(pathStep(t, i)); ex.TimedOut {
+				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("%s %s=%q got no answer within %s", t.Name, t.Arg, p, f.TimeLimit)})
+			}
+		}
+	}
+	return fmt.Sprintf("%d path(s) sent to the read-only tool(s) %s", len(paths), strings.Join(names, ", "))
+}
+
+var check13 = &Check{
+	ID:       "13",
+	Section:  SectionTool,
+	Title:    "no caller-selected root: root and path arguments pointing outside return no outside byte",
+	Hint:     "Search only the root given at startup; refuse (or at least ignore) any root, path or directory argument.",
+	Fixtures: []string{callerNote, CallerRoot},
+	// Searches with root and path arguments pointing outside, and sends
+	// outside folders to every read-only path tool. What comes back from
+	// outside is the leak rule's to find, charged here.
+	Probe: func(w Wire, f *Facts) bool {
+		sent := []string{f.Fixtures[callerNote].Marker, f.Fixtures[outsideNote].Marker, f.Fixtures[CallerRoot].Path, f.Fixtures[TempFolder].Path}
+		for _, c := range check13Calls(f) {
+			w.CallTool(c.step, "search_notes", c.args, sent...)
+		}
+		probePaths(w, check13Paths(f))
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		calls := check13Calls(f)
+		ignored := 0
+		for _, c := range calls {
+			ex, _ := f.step(c.step)
+			switch {
+			case ex.NotSent:
+				ignored++ // not judged; keeps the count of refusals honest
+			case ex.TimedOut:
+				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+			case ex.Error != "" || toolResult(ex).IsError:
+			default:
+				ignored++
+				v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
+					Msg: fmt.Sprintf("an extra %s argument was accepted without complaint; refuse arguments the tool does not declare", c.key)})
+			}
+		}
+		v.Summary = fmt.Sprintf("%d calls with root or path arguments pointing outside returned no outside byte (%d refused)", len(calls), len(calls)-ignored)
+		if t := v.judgePaths(f, check13Paths(f)); t != "" {
+			v.Summary += "; " + t
+		}
+		return v
+	},
+}

@@ -1,0 +1,36 @@
+package checks
+
+import "fmt"
+
+var check16 = &Check{
+	ID:      "16",
+	Section: SectionTool,
+	Title:   "nothing is written into HOME or TMPDIR (fresh empty folders, checked after every process)",
+	Hint:    "Do not write history, caches or logs anywhere; log to stderr only.",
+	// The run-wide HOME and TMPDIR rule: every server process gets fresh
+	// empty folders of its own, listed after it ends.
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		for _, left := range f.Leftovers {
+			if len(left.Lines) == 0 {
+				continue
+			}
+			shown := left.Lines
+			if len(shown) > 8 {
+				shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left.Lines)-8))
+			}
+			v.Findings = append(v.Findings, Finding{
+				Msg:    fmt.Sprintf("the process of check %s wrote into its fresh HOME, TMPDIR or config folder: %s", left.Process, left.Lines[0]),
+				Detail: shown,
+			})
+		}
+		if f.NotStarted != "" {
+			v.Findings = append(v.Findings, Finding{
+				Msg:  "server did not start; see check " + f.NotStarted + " (an empty HOME proves nothing then)",
+				Hint: "Make the server start and answer initialize (see check " + f.NotStarted + ").",
+			})
+		}
+		v.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", f.HomeDirs)
+		return v
+	},
+}

@@ -1,0 +1,80 @@
+package checks
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+var check2 = &Check{
+	ID:       "2",
+	Section:  SectionAcceptance,
+	Title:    "an absent phrase returns no matches and no invented passage",
+	Hint:     "When nothing matches, return an empty list and a plain no-match message; never compose a passage that is not in a file.",
+	Fixtures: []string{AbsentPhrase},
+	Probe: func(w Wire, f *Facts) bool {
+		search(w, AbsentPhrase, f.Fixtures[AbsentPhrase].Marker)
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		absent := f.Fixtures[AbsentPhrase].Marker
+		ex, _ := f.step(AbsentPhrase)
+		if !v.answered(ex, "tools/call") {
+			return v
+		}
+		rd := f.read(ex, absent)
+		text := ToolText(toolResult(ex))
+		if rd.IsError {
+			v.Notes = append(v.Notes, "the miss was reported with isError true (false is preferred)")
+		}
+		fail := func(format string, args ...any) {
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
+		}
+		switch {
+		case len(rd.Items) > 0:
+			it := rd.Items[0]
+			fail("%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, clip(it.Passage, 100))
+		case len(rd.Results) > 0:
+			fail("the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
+		case len(rd.Quoted) > 0:
+			fail("the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), clip(rd.Quoted[0].Text, 100))
+		}
+		if !rd.NoMatch {
+			fail("the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", clip(text, 160))
+		}
+		// The phrase may be echoed, but not embedded in a sentence that
+		// presents it as found.
+		for _, t := range rd.Strings {
+			for _, line := range strings.Split(t, "\n") {
+				if presentsAsFound(line, absent) {
+					v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
+						Msg: fmt.Sprintf("a line puts the absent phrase in a sentence without saying it was not found: %q", clip(line, 160))})
+				}
+			}
+		}
+		if len(v.Findings) == 0 {
+			v.Summary = fmt.Sprintf("no result, and the reply says so: %q", clip(text, 100))
+		}
+		return v
+	},
+}
+
+var (
+	negativeRe  = regexp.MustCompile(`(?i)\b(no|not|none|nothing|zero|0)\b|didn't|did not|n't`)
+	proseWordRe = regexp.MustCompile(`\pL{2,}`)
+)
+
+// presentsAsFound reports whether a line embeds phrase in prose (four or
+// more other words) without any negation: likely an invented passage.
+// An echo such as `"query": "phrase",` or `No notes matched "phrase".` is not.
+func presentsAsFound(line, phrase string) bool {
+	if !strings.Contains(line, phrase) {
+		return false
+	}
+	rest := strings.ReplaceAll(line, phrase, " ")
+	if negativeRe.MatchString(rest) {
+		return false
+	}
+	return len(proseWordRe.FindAllString(rest, -1)) >= 4
+}

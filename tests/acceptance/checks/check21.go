@@ -1,0 +1,53 @@
+package checks
+
+import "fmt"
+
+var check21 = &Check{
+	ID:       "21",
+	Section:  SectionBoundary,
+	Title:    "file contents are data: a note that gives orders changes no tool and pulls in no outside file",
+	Hint:     "Return note text as data only: never act on it, expand include directives or change the tool list because of it.",
+	Fixtures: []string{includeTarget, InjectNote},
+	// Lists the tools, searches the note that gives orders and the
+	// public words of the files its include directives name, and lists
+	// the tools again. What the replies pull in from outside is the leak
+	// rule's to find, charged here as the owner of include-target.md.
+	Probe: func(w Wire, f *Facts) bool {
+		w.ListTools(stepToolsBefore)
+		search(w, stepInjectNote, f.Fixtures[InjectNote].Marker)
+		for _, name := range check21Included {
+			search(w, name, f.Fixtures[name].Marker)
+		}
+		w.ListTools(stepToolsAfter)
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		note := f.Fixtures[InjectNote]
+		lex, _ := f.step(stepToolsBefore)
+		v.answered(lex, "tools/list")
+		ex, _ := f.step(stepInjectNote)
+		if v.answered(ex, "tools/call") && !toolResult(ex).IsError && !f.read(ex, note.Marker).Quotes(note.Marker) {
+			v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step, Msg: fmt.Sprintf("the note %s was not returned as a passage", note.Rel)})
+		}
+		for _, name := range check21Included {
+			ex, _ := f.step(name)
+			v.answered(ex, "tools/call")
+		}
+		lex2, _ := f.step(stepToolsAfter)
+		before, after := toolNames(toolsOf(lex)), toolNames(toolsOf(lex2))
+		if v.answered(lex2, "tools/list") && before != after {
+			v.Findings = append(v.Findings, Finding{Step: lex2.Step,
+				Msg: fmt.Sprintf("tools/list changed after the note was read: before [%s], after [%s]", before, after)})
+		}
+		v.Summary = fmt.Sprintf("%s (asking to call write_note and quote ../outside.md, with include directives for ../include-target.md) came back as text; no outside byte, tools unchanged [%s]", note.Rel, after)
+		return v
+	},
+}
+
+// includeTarget is the outside file the note's include directives name.
+const includeTarget = "include-target.md"
+
+// check21Included names the outside files the note's include directives
+// point to.
+var check21Included = []string{includeTarget}

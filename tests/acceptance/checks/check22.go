@@ -1,0 +1,32 @@
+package checks
+
+import "fmt"
+
+const stepTrapWord = "a word inside the traps"
+
+var check22 = &Check{
+	ID:       "22",
+	Section:  SectionBoundary,
+	Title:    "an unreadable file is reported honestly without absolute paths, and the search still answers",
+	Hint:     "Catch permission errors per file, skip the file with a short reason, and never put absolute paths in replies.",
+	Fixtures: []string{"locked-note.md"},
+	// Searches with a mode-000 note among the traps; the path rule
+	// judges whether a reply names an absolute path.
+	Probe: func(w Wire, f *Facts) bool {
+		search(w, SignIn, SignIn)
+		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		ex, _ := f.step(SignIn)
+		switch {
+		case ex.Error != "":
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("a search over a root holding an unreadable file got no answer: %s", clip(ex.Error, 120))})
+		case toolResult(ex).IsError:
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("a search over a root holding an unreadable file failed: %q", clip(ToolText(toolResult(ex)), 160))})
+		}
+		v.Summary = "searches answered with traps/locked-note.md unreadable, and no absolute path was revealed"
+		return v
+	},
+}

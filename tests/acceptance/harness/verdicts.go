@@ -1,0 +1,96 @@
+package harness
+
+import (
+	"fmt"
+
+	"practice-notes/tests/acceptance/checks"
+)
+
+// verdicts hands everything the run found to checks.Assemble, the one
+// place a status is decided, and copies the results into the report.
+func (r *runner) verdicts() {
+	keys := map[*Exchange]string{}
+	step := func(ex *Exchange) (string, []string) {
+		if ex == nil {
+			return "", nil
+		}
+		k, ok := keys[ex]
+		if !ok {
+			k = fmt.Sprintf("exchange %d", len(keys)+1)
+			keys[ex] = k
+		}
+		return k, ex.evidenceLines()
+	}
+	convert := func(owner *checks.Check, f finding) checks.Finding {
+		k, q := step(f.ex)
+		return checks.Finding{Owner: owner, Warn: f.warn, Msg: f.msg, Step: k, Quote: q, Detail: f.detail, Hint: f.hint}
+	}
+	found := checks.Found{Outcomes: map[*checks.Check]*checks.Outcome{}}
+	for _, def := range checks.All() {
+		c := r.checks[def.ID]
+		o := &checks.Outcome{Summary: c.Summary, Notes: c.Notes, Skip: c.SkipReason}
+		for _, f := range c.findings {
+			o.Findings = append(o.Findings, convert(def, f))
+		}
+		found.Outcomes[def] = o
+	}
+	for _, lk := range r.leaks {
+		k, q := step(lk.ex)
+		s := checks.Sighting{Owner: r.checks[lk.owner].def, Key: lk.key, What: lk.what, Where: lk.where,
+			Step: k, Quote: q, Line: lk.line, Warn: lk.warn, Hint: lk.hint}
+		if lk.during != "" {
+			s.During = r.checks[lk.during].def
+		}
+		found.Sightings = append(found.Sightings, s)
+	}
+
+	// The run-wide rules judged from recorded facts.
+	facts := &checks.Facts{TimeLimit: r.cfg.Timeout.String()}
+	for _, key := range r.violationOrder {
+		v := r.violations[key]
+		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: len(v)})
+	}
+	for _, ex := range r.allExchanges {
+		if ex.TimedOut {
+			k, _ := step(ex)
+			facts.Timeouts = append(facts.Timeouts, checks.Timeout{Check: ex.Check, Method: ex.Method, Step: k,
+				Charged: r.checks[ex.Check].failedOn(ex)})
+		}
+	}
+	quote := map[string][]string{}
+	for ex, k := range keys {
+		quote[k] = ex.evidenceLines()
+	}
+	for _, rule := range []*checks.Rule{checks.TimeoutRule(), checks.StdoutRule()} {
+		v := rule.Judge(facts)
+		for _, f := range v.Findings {
+			f.Owner, f.Quote = rule.Owner, quote[f.Step]
+			if rule == checks.TimeoutRule() {
+				found.Cross = append(found.Cross, f)
+			} else {
+				found.Late = append(found.Late, f)
+			}
+		}
+		if v.Summary != "" {
+			found.Outcomes[rule.Owner].Summary += "; " + v.Summary
+		}
+	}
+
+	for _, res := range checks.Assemble(checks.All(), found) {
+		c := r.checks[res.Check.ID]
+		c.Status, c.Evidence, c.Hint = res.Status, res.Evidence, res.Hint
+		c.Summary, c.Notes = res.Summary, res.Notes
+		c.Failures, c.Warnings = res.Failures, res.Warnings
+		switch c.Status {
+		case StatusPass:
+			r.rep.Passed++
+		case StatusFail:
+			r.rep.Failed++
+		case StatusWarn:
+			r.rep.Warnings++
+		case StatusSkip:
+			r.rep.Skipped++
+		}
+		r.rep.Checks = append(r.rep.Checks, c)
+	}
+}

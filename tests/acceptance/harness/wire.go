@@ -1,0 +1,103 @@
+package harness
+
+import (
+	"context"
+
+	"practice-notes/tests/acceptance/checks"
+)
+
+// clientWire is a client session's checks.Wire: it sends through the SDK
+// client and records each exchange twice, for the report and for the
+// judges.
+type clientWire struct {
+	ctx      context.Context
+	s        *session
+	shown    map[string]*Exchange
+	recorded []checks.Exchange
+}
+
+// record is an exchange of a client session as the judges read it.
+func record(step string, ex *Exchange) checks.Exchange {
+	rec := checks.Exchange{Step: step, Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis}
+	if len(ex.Wire) > 0 {
+		rec.In = ex.Wire[0]
+	}
+	if len(ex.Wire) > 1 {
+		rec.Out = ex.Wire[1:2]
+		if ex.Error == "" {
+			rec.Reply = ex.Wire[1]
+		}
+	}
+	return rec
+}
+
+func (w *clientWire) keep(step string, ex *Exchange) checks.Exchange {
+	rec := record(step, ex)
+	w.shown[step] = ex
+	w.recorded = append(w.recorded, rec)
+	return rec
+}
+
+func (w *clientWire) Send(step, line, id string) checks.Exchange {
+	rec := checks.Exchange{Step: step, In: line, NotSent: true, Error: "not sent: the client session sends requests through its SDK client only"}
+	w.recorded = append(w.recorded, rec)
+	return rec
+}
+
+func (w *clientWire) ListTools(step string) checks.Exchange {
+	_, ex := w.s.listTools(w.ctx)
+	return w.keep(step, ex)
+}
+
+func (w *clientWire) CallTool(step, name string, args map[string]any, sent ...string) checks.Exchange {
+	if q, ok := args["query"].(string); ok && name == "search_notes" && len(args) == 1 && len(sent) == 0 {
+		return w.keep(step, w.s.callSearch(w.ctx, q))
+	}
+	return w.keep(step, w.s.callTool(w.ctx, name, args, sent...))
+}
+
+func (w *clientWire) PathTools() []checks.PathTool {
+	var out []checks.PathTool
+	for _, t := range w.s.pathTools(w.ctx) {
+		out = append(out, checks.PathTool{Name: t.name, Arg: t.arg})
+	}
+	return out
+}
+
+func (w *rawWire) ListTools(step string) checks.Exchange {
+	return w.notSent(step)
+}
+
+func (w *rawWire) CallTool(step, _ string, _ map[string]any, _ ...string) checks.Exchange {
+	return w.notSent(step)
+}
+
+func (w *rawWire) PathTools() []checks.PathTool { return nil }
+
+func (w *rawWire) notSent(step string) checks.Exchange {
+	rec := checks.Exchange{Step: step, NotSent: true, Error: "not sent: the protocol session sends raw lines only"}
+	w.recorded = append(w.recorded, rec)
+	return rec
+}
+
+// probeAndJudge runs a check whose probe and judge live in its value:
+// the probe sends through the session, the judge reads what was recorded.
+// The session files the exchanges under the check; they are returned by
+// step.
+func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String()}
+	if c.def.NeedsSignIn && r.signIn != nil {
+		ref := record(checks.SignIn, r.signIn)
+		facts.SignIn = &ref
+	}
+	c.def.Probe(w, facts)
+	facts.Exchanges = w.recorded
+	for _, t := range s.tools {
+		facts.PathTools = append(facts.PathTools, checks.PathTool{Name: t.name, Arg: t.arg})
+	}
+	facts.Notes.Files = r.namedFiles(w.shown)
+	r.transcribe([]*checks.Check{c.def}, facts)
+	r.apply(c, c.def.Judge(facts), w.shown)
+	return w.shown
+}
