@@ -23,6 +23,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/tests/acceptance/harness"
+	"practice-notes/tests/acceptance/sandbox"
 )
 
 const testPracticeData = "testdata/practice-data"
@@ -58,6 +59,8 @@ func fixtureBin(t *testing.T, name string) string {
 }
 
 func TestMain(m *testing.M) {
+	// The harness starts this binary again as the stage of every server.
+	sandbox.Main()
 	code := m.Run()
 	if binDir != "" {
 		os.RemoveAll(binDir)
