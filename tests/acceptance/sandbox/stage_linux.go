@@ -29,7 +29,7 @@ import (
 // mount paid one exec per mount.
 //
 // It is chosen by an environment variable that only the harness sets
-// (sandbox.command); the server never sees it.
+// (Sandbox.Command) and that Main looks for; the server never sees it.
 const stageEnvKey = "PRACTICE_NOTES_SANDBOX_STAGE"
 
 // stageConfig is what the stage is told, as JSON in stageEnvKey.
