@@ -49,7 +49,7 @@ func TestLearnerServers(t *testing.T) {
 		case "python":
 			server = python + " " + path + " --root {root} " + l.args
 		case "go":
-			goModules(t, goBin, path)
+			goPrepare(t, goBin, path)
 			server = "cd " + path + " && " + goBin + " run . -root {root} " + l.args
 		case "node", "npx":
 			script := node + " " + filepath.Join(nodeDeps, fam.path) + " --root {root} " + l.args
@@ -185,8 +185,33 @@ func processesWithArg(arg string) []string {
 	return pids
 }
 
-// goModDone lists the learner folders whose modules were downloaded.
-var goModDone sync.Map
+// goReady lists the learner folders prepared by goPrepare.
+var goReady sync.Map
+
+// goPrepare readies a learner started with `go run`: it downloads the
+// modules of a learner that is a module of its own (mcp-go's), since the
+// server runs without network, and builds it once, so that `go run` in the
+// sandbox starts from the grader's build cache rather than compiling a
+// whole SDK inside the 30 s start limit of every run. A failure fails the
+// test.
+func goPrepare(t *testing.T, goBin, dir string) {
+	t.Helper()
+	if _, done := goReady.Load(dir); done {
+		return
+	}
+	steps := [][]string{{"build", "-o", os.DevNull, "."}}
+	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+		steps = append([][]string{{"mod", "download"}}, steps...)
+	}
+	for _, args := range steps {
+		cmd := exec.Command(goBin, args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("go %s in %s: %v: %s", strings.Join(args, " "), dir, err, strings.TrimSpace(string(out)))
+		}
+	}
+	goReady.Store(dir, true)
+}
 
 // need finds a program the live matrix needs on PATH. Without it the test
 // fails: the matrix never skips a server because its runtime is missing.
@@ -197,23 +222,4 @@ func need(t *testing.T, name string) string {
 		t.Fatalf("%s is not on PATH, and the live matrix needs it: install it (go test ./... without -tags live needs only Go)", name)
 	}
 	return p
-}
-
-// goModules downloads the modules of a learner that is a module of its
-// own (mcp-go's) before grading, since the server runs without network. A
-// download that fails fails the test.
-func goModules(t *testing.T, goBin, dir string) {
-	t.Helper()
-	if _, err := os.Stat(filepath.Join(dir, "go.mod")); err != nil {
-		return // part of this module, already downloaded
-	}
-	if _, done := goModDone.Load(dir); done {
-		return
-	}
-	cmd := exec.Command(goBin, "mod", "download")
-	cmd.Dir = dir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go mod download in %s: %v: %s", dir, err, strings.TrimSpace(string(out)))
-	}
-	goModDone.Store(dir, true)
 }
