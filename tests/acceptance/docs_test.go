@@ -1,9 +1,10 @@
+//go:build live
+
 package acceptance_test
 
 import (
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -32,9 +33,7 @@ var gradingOutputs = map[string]func(t *testing.T) string{
 // PASS/FAIL/WARN/SKIP line and the evidence and fix lines under it.
 func checkBlock(t *testing.T, id string, args ...string) string {
 	t.Helper()
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Skip("SKIP: python3 is not on PATH, so the Python learner server behind this block cannot run")
-	}
+	need(t, "python3")
 	out, _ := runScript(t, args...)
 	var block []string
 	in := false

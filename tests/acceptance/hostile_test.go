@@ -1,3 +1,5 @@
+//go:build live
+
 package acceptance_test
 
 import (
@@ -58,9 +60,7 @@ func TestHostileServers(t *testing.T) {
 	// forks on every start, which the process-limit attack would stop.
 	python := "/usr/bin/python3"
 	if _, err := os.Stat(python); err != nil {
-		if python, err = exec.LookPath("python3"); err != nil {
-			t.Skip("SKIP: python3 is not on PATH, so the correct server behind the attacks cannot run")
-		}
+		python = need(t, "python3")
 	}
 	wd, err := os.Getwd()
 	if err != nil {
@@ -182,13 +182,9 @@ func judgeHostile(t *testing.T, h hostile, rep *harness.Report, g graderDirs) {
 // hostilesAsUser runs the same attacks through the built harness as uid
 // 65534, grading copies of the fixtures that user can read.
 func hostilesAsUser(t *testing.T, wd string) {
-	setpriv, err := exec.LookPath("setpriv")
-	if err != nil {
-		t.Skip("SKIP: setpriv (util-linux) is not on PATH, so the harness cannot be run as an ordinary user here")
-	}
-	python := "/usr/bin/python3"
-	if _, err := os.Stat(python); err != nil {
-		t.Skip("SKIP: no /usr/bin/python3 that an ordinary user can run (the python3 on PATH lives in root's home)")
+	setpriv := need(t, "setpriv")
+	if _, err := os.Stat("/usr/bin/python3"); err != nil {
+		t.Fatal("no /usr/bin/python3, which an ordinary user can run: the live matrix needs it to grade as one")
 	}
 	// Not t.TempDir: its parent folder is closed to other users.
 	dir, err := os.MkdirTemp("", "hostile-as-user-")

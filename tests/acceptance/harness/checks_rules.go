@@ -59,7 +59,7 @@ func (r *runner) check19(ctx context.Context, s *session, c *CheckResult) {
 // server starts, and returns their cleanup (nil when the check was skipped).
 func (r *runner) setupTraps(unreadable bool) func(*CheckResult) func() {
 	return func(c *CheckResult) func() {
-		if unreadable && !r.sb.lockedUnreadable && !unreadableFilesPossible() {
+		if unreadable && !r.sb.LockedUnreadable() && !unreadableFilesPossible() {
 			c.skip("the server runs with the rights of the harness, which runs as root (or on a system without file modes), for whom a mode-000 file is still readable; run it where isolation is available, or as an ordinary user, to exercise this rule")
 			return nil
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/sandbox"
 )
 
 // rawSession speaks JSON-RPC lines to a server directly, without the SDK
@@ -28,8 +29,8 @@ type rawSession struct {
 }
 
 func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
-	cmd := r.sb.command(expandCommand(r.cfg.Server, r.lay.Root))
-	cmd.Env = append(cmd.Env, r.sb.envFor(r.lay.Root, home, tmp)...)
+	cmd := r.sb.Command(expandCommand(r.cfg.Server, r.lay.Root))
+	cmd.Env = append(cmd.Env, r.sb.Env(r.lay.Root, home, tmp)...)
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		return nil, err
@@ -45,7 +46,7 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 		return nil, err
 	}
 	cmd.Stderr = errW // a file: Wait returns when the process exits
-	if err := r.sb.start(cmd); err != nil {
+	if err := r.sb.Start(cmd); err != nil {
 		errR.Close()
 		errW.Close()
 		return nil, fmt.Errorf("starting server: %w", err)
@@ -131,17 +132,17 @@ func methodOf(line string) string {
 func (rs *rawSession) stop(grace time.Duration) {
 	_ = rs.closeIn()
 	// Whatever the server started and left behind in its group goes too.
-	defer signalGroup(rs.cmd, true)
+	defer sandbox.Kill(rs.cmd)
 	select {
 	case <-rs.done:
 		return
 	case <-time.After(grace):
 	}
-	signalGroup(rs.cmd, false)
+	sandbox.Terminate(rs.cmd)
 	select {
 	case <-rs.done:
 	case <-time.After(2 * time.Second):
-		signalGroup(rs.cmd, true)
+		sandbox.Kill(rs.cmd)
 		<-rs.done
 	}
 }

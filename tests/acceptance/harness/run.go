@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/sandbox"
 )
 
 // Config describes one acceptance run.
@@ -44,7 +45,7 @@ type Config struct {
 	Isolation string
 	// Limits bound every server process; the zero value means
 	// DefaultLimits.
-	Limits Limits
+	Limits sandbox.Limits
 	// Slot picks the uid a root grader runs the server as, one per
 	// parallel run (grade-class's -j), so that runs do not share a
 	// process budget or each other's files.
@@ -105,7 +106,7 @@ type runner struct {
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
-	sb         *sandbox
+	sb         *sandbox.Sandbox
 	dirs       int // HOME/TMPDIR pairs made
 }
 
@@ -155,21 +156,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		checks:     map[string]*CheckResult{},
 		violations: map[string][]string{},
 	}
-	if cfg.Limits == (Limits{}) {
-		cfg.Limits = DefaultLimits()
+	if cfg.Limits == (sandbox.Limits{}) {
+		cfg.Limits = sandbox.DefaultLimits()
 	}
-	sb, err := newSandbox(ctx, lay.Base, cfg.Isolation, cfg.Limits, cfg.Slot)
+	sb, err := sandbox.New(ctx, sandbox.Config{Base: lay.Base, Isolation: cfg.Isolation, Limits: cfg.Limits, Slot: cfg.Slot,
+		Locked: []string{lay.lockedPath()}, Keep: cfg.KeepTemp})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}
-	// The cgroup goes in any case; --keep keeps only folders.
-	defer sb.cg.remove()
-	if !cfg.KeepTemp {
-		defer sb.remove()
-	}
-	sb.locked = []string{lay.lockedPath()}
+	defer sb.Remove()
 	r.sb = sb
-	r.rep.Isolation = sb.isolation
+	r.rep.Isolation = sb.Isolation()
 	f, d, l := checks.FileCounts(before)
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
 	for _, def := range checks.All() {
@@ -320,17 +317,13 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 // processDirs makes the fresh HOME and TMPDIR of the next server process.
 func (r *runner) processDirs(id string) (home, tmp string, err error) {
 	r.dirs++
-	return r.sb.processDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
+	return r.sb.ProcessDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
 }
 
 // checkLeftovers records what a process left in its HOME, TMPDIR or
 // config folder, for check 16.
 func (r *runner) checkLeftovers(id, home, tmp string) {
-	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
-	left = append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
-		return rel == "go" || strings.HasPrefix(rel, "go/")
-	})...)
-	r.leftovers = append(r.leftovers, checks.Leftover{Process: id, Lines: left})
+	r.leftovers = append(r.leftovers, checks.Leftover{Process: id, Lines: r.sb.Leftovers(home, tmp)})
 }
 
 // afterSession files a finished process's exchanges under their checks

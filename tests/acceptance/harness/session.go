@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/sandbox"
 )
 
 // Exchange is one request the harness sent and what came back.
@@ -316,17 +317,17 @@ func (w *wire) pair(mark int, method string) []string {
 
 // session is one server process with a connected SDK client.
 type session struct {
-	check  string
-	cmd    *exec.Cmd
-	stdin  *os.File
-	cs     *mcp.ClientSession
-	tap    *stdoutTap
-	wire   *wire
-	tools  []pathTool // read-only path tools, once asked
-	limits Limits
-	// cg is the run's cgroup, cgAt its counters when this process started.
-	cg      *runCgroup
-	cgAt    cgCounts
+	check string
+	cmd   *exec.Cmd
+	stdin *os.File
+	cs    *mcp.ClientSession
+	tap   *stdoutTap
+	wire  *wire
+	tools []pathTool // read-only path tools, once asked
+	// sb is the run's sandbox, cgAt its cgroup's counters when this
+	// process started.
+	sb      *sandbox.Sandbox
+	cgAt    sandbox.Counts
 	stderr  *capBuffer
 	errDone chan struct{} // closed when stderr has been read to its end
 	timeout time.Duration
@@ -365,13 +366,13 @@ type sessionConfig struct {
 	timeout         time.Duration
 	startTimeout    time.Duration
 	protocolVersion string
-	sb              *sandbox
+	sb              *sandbox.Sandbox
 	home, tmp       string // fresh HOME and TMPDIR for this process
 }
 
 func startSession(ctx context.Context, check string, cfg sessionConfig) (*session, error) {
-	cmd := cfg.sb.command(expandCommand(cfg.command, cfg.root))
-	cmd.Env = append(cmd.Env, cfg.sb.envFor(cfg.root, cfg.home, cfg.tmp)...)
+	cmd := cfg.sb.Command(expandCommand(cfg.command, cfg.root))
+	cmd.Env = append(cmd.Env, cfg.sb.Env(cfg.root, cfg.home, cfg.tmp)...)
 	inR, inW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -382,7 +383,7 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 		inW.Close()
 		return nil, err
 	}
-	s := &session{check: check, cmd: cmd, stdin: inW, limits: cfg.sb.limits, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
+	s := &session{check: check, cmd: cmd, stdin: inW, sb: cfg.sb, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
 	if s.requested == "" {
 		s.requested = "SDK default"
 	}
@@ -399,10 +400,8 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	// A file, not a buffer: Wait then returns when the process exits, even
 	// if something it started still holds stderr open.
 	cmd.Stderr = errW
-	if s.cg = cfg.sb.cg; s.cg != nil {
-		s.cgAt = s.cg.counts()
-	}
-	if err := cfg.sb.start(cmd); err != nil {
+	s.cgAt = cfg.sb.Counts()
+	if err := cfg.sb.Start(cmd); err != nil {
 		for _, f := range []*os.File{inR, inW, outR, outW, errR, errW} {
 			f.Close()
 		}
@@ -484,19 +483,7 @@ func (s *session) limitHit() string {
 	if s.exited() && s.cmd.ProcessState != nil {
 		code = s.cmd.ProcessState.ExitCode()
 	}
-	if hit := s.limits.limitHit(s.stderr.String(), code); hit != "" {
-		return hit
-	}
-	if s.cg != nil {
-		// The run's cgroup counts what it refused or killed.
-		switch now := s.cg.counts(); {
-		case now.oomKills > s.cgAt.oomKills:
-			return fmt.Sprintf("stopped: memory limit of %s reached (the run's cgroup)", sizeName(s.limits.Memory))
-		case now.forkRefusals > s.cgAt.forkRefusals:
-			return fmt.Sprintf("limited: the limit of %d processes and threads was reached (the run's cgroup)", s.limits.Processes)
-		}
-	}
-	return ""
+	return s.sb.LimitHit(s.stderr.String(), code, s.cgAt)
 }
 
 // exited reports whether the process has ended.
@@ -540,12 +527,12 @@ func (s *session) stop(grace time.Duration) exitInfo {
 		info.OnItsOwn = true
 	case <-time.After(grace):
 		info.Signal = "SIGTERM"
-		signalGroup(s.cmd, false)
+		sandbox.Terminate(s.cmd)
 		select {
 		case <-s.done:
 		case <-time.After(2 * time.Second):
 			info.Signal = "SIGKILL"
-			signalGroup(s.cmd, true)
+			sandbox.Kill(s.cmd)
 			<-s.done
 		}
 	}
@@ -559,14 +546,14 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	case <-time.After(time.Second):
 		// Something in the server's process group still holds stdout open
 		// (a child of a wrapper shell): stop that group too.
-		signalGroup(s.cmd, true)
+		sandbox.Kill(s.cmd)
 		select {
 		case <-s.tap.done:
 		case <-time.After(2 * time.Second):
 		}
 	}
 	// Whatever the server started and left behind in its group goes too.
-	signalGroup(s.cmd, true)
+	sandbox.Kill(s.cmd)
 	// Its last words on stderr are evidence: read them before anyone quotes.
 	select {
 	case <-s.errDone:

@@ -26,9 +26,13 @@ import (
 	"time"
 
 	"practice-notes/tests/acceptance/harness"
+	"practice-notes/tests/acceptance/sandbox"
 )
 
 func main() {
+	// The harness starts itself again as the stage of every server
+	// process: there, this runs the stage instead of the grader.
+	sandbox.Main()
 	os.Exit(run())
 }
 
@@ -47,7 +51,7 @@ func run() int {
 	source := fs.String("server-source", "", "where the server's source lives, for the record")
 	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
 	clientRuns := fs.String("client-runs", "", "with --record: folder of real-client runs by commit (scripts/interop.sh writes .interop/claude-code-runs); the run for the commit checked out there, if its server sources are unmodified, goes into the record")
-	defaults := harness.DefaultLimits()
+	defaults := sandbox.DefaultLimits()
 	memory := sizeFlag(fs, "memory", defaults.Memory, "memory (data) one server process may take, and all of the run's together where a cgroup can be made, in bytes or with K, M or G")
 	processes := fs.Int("processes", defaults.Processes, "processes and threads the server may run at once: the run's together where a cgroup can be made, else its uid's")
 	cpuTime := fs.Duration("cpu-time", defaults.CPUTime, "CPU time one server process may use")
@@ -84,7 +88,7 @@ func run() int {
 		ServerSource:    *source,
 		KeepTemp:        *keep,
 		Isolation:       *isolation,
-		Limits:          harness.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
+		Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
 		Slot:            *slot,
 	})
 	if err != nil {

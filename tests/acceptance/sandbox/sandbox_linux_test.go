@@ -1,6 +1,6 @@
 //go:build linux
 
-package harness
+package sandbox
 
 import (
 	"context"
@@ -31,17 +31,17 @@ func TestUnescapeMount(t *testing.T) {
 
 // runInSandbox runs one command line as a server process of sb, and
 // returns its exit code and output.
-func runInSandbox(t *testing.T, sb *sandbox, base, line string) (int, string) {
+func runInSandbox(t *testing.T, sb *Sandbox, base, line string) (int, string) {
 	t.Helper()
-	home, tmp, err := sb.processDirs(strings.NewReplacer(" ", "", "/", "").Replace(t.Name()))
+	home, tmp, err := sb.ProcessDirs(strings.NewReplacer(" ", "", "/", "").Replace(t.Name()))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := sb.command(line)
-	cmd.Env = append(cmd.Env, sb.envFor(base, home, tmp)...)
+	cmd := sb.Command(line)
+	cmd.Env = append(cmd.Env, sb.Env(base, home, tmp)...)
 	var out strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := sb.start(cmd); err != nil {
+	if err := sb.Start(cmd); err != nil {
 		t.Fatalf("starting %q: %v", line, err)
 	}
 	_ = cmd.Wait()
@@ -54,11 +54,11 @@ func runInSandbox(t *testing.T, sb *sandbox, base, line string) (int, string) {
 func TestStageSetsTheLimits(t *testing.T) {
 	base := t.TempDir()
 	lim := Limits{Memory: 300 << 20, Processes: 77, CPUTime: 33e9, OpenFiles: 99, FileSize: 5 << 20}
-	sb, err := newSandbox(context.Background(), base, "auto", lim, 3)
+	sb, err := New(context.Background(), Config{Base: base, Isolation: "auto", Limits: lim, Slot: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sb.remove()
+	defer sb.Remove()
 	t.Logf("isolation: %s", sb.isolation)
 	_, out := runInSandbox(t, sb, base, `cat /proc/self/limits; id -u; grep -E '^(CapEff|CapBnd|NoNewPrivs)' /proc/self/status`)
 	for _, l := range []string{"Max data size", "Max processes", "Max cpu time", "Max open files", "Max file size"} {
@@ -123,11 +123,11 @@ func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 	base := t.TempDir()
 	lim := DefaultLimits()
 	lim.Memory, lim.Processes = 128<<20, 40
-	sb, err := newSandbox(context.Background(), base, "auto", lim, 0)
+	sb, err := New(context.Background(), Config{Base: base, Isolation: "auto", Limits: lim})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer sb.remove()
+	defer sb.Remove()
 	if sb.cg == nil {
 		t.Skipf("SKIP: no cgroup could be made here, the limits are rlimits only: %s", sb.cgWhy)
 	}
@@ -136,21 +136,21 @@ func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 	}
 	// 100 MiB each, touched: each under RLIMIT_DATA, not both together.
 	take := python + ` -c "import time; b = b'x' * (100 << 20); time.sleep(3)"`
-	before := sb.cg.counts()
+	before := sb.Counts()
 	_, out := runInSandbox(t, sb, base, take+" & "+take+" & wait")
-	if got := sb.cg.counts(); got.oomKills <= before.oomKills {
+	if got := sb.Counts(); got.oomKills <= before.oomKills {
 		t.Errorf("two processes of 100 MiB each were not stopped by the cgroup's 128 MiB (oom kills %d -> %d): %s", before.oomKills, got.oomKills, clip(out, 500))
 	}
-	before = sb.cg.counts()
+	before = sb.Counts()
 	// The rlimit looser than the cgroup's limit, which must be what
 	// refuses (the rlimit is checked first).
 	sb.limits.Processes = 4 * lim.Processes
 	_, out = runInSandbox(t, sb, base, `for i in $(seq 60); do sleep 2 & done 2>/dev/null; wait; echo started`)
-	if got := sb.cg.counts(); got.forkRefusals <= before.forkRefusals {
+	if got := sb.Counts(); got.forkRefusals <= before.forkRefusals {
 		t.Errorf("60 processes under a limit of 40 were not refused by the cgroup (refusals %d -> %d): %s", before.forkRefusals, got.forkRefusals, out)
 	}
 	dirs := append([]string(nil), sb.cg.dirs...)
-	sb.remove()
+	sb.Remove()
 	for _, d := range dirs {
 		if exists(d) {
 			t.Errorf("cgroup %s left behind", d)
@@ -165,12 +165,12 @@ func BenchmarkServerProcess(b *testing.B) {
 	for _, mode := range []string{"plain", "off", "auto"} {
 		b.Run(mode, func(b *testing.B) {
 			base := b.TempDir()
-			sb, err := newSandbox(context.Background(), base, mode, DefaultLimits(), 0)
+			sb, err := New(context.Background(), Config{Base: base, Isolation: mode, Limits: DefaultLimits()})
 			if err != nil {
 				b.Fatal(err)
 			}
-			defer sb.remove()
-			home, tmp, err := sb.processDirs("bench")
+			defer sb.Remove()
+			home, tmp, err := sb.ProcessDirs("bench")
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -180,10 +180,10 @@ func BenchmarkServerProcess(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				cmd := exec.Command("/bin/sh", "-c", "true")
 				if mode != "plain" {
-					cmd = sb.command("true")
-					cmd.Env = append(cmd.Env, sb.envFor(base, home, tmp)...)
+					cmd = sb.Command("true")
+					cmd.Env = append(cmd.Env, sb.Env(base, home, tmp)...)
 				}
-				if err := sb.start(cmd); err != nil {
+				if err := sb.Start(cmd); err != nil {
 					b.Fatal(err)
 				}
 				if err := cmd.Wait(); err != nil {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package harness
+package sandbox
 
 import (
 	"bufio"
@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,9 +33,6 @@ type runCgroup struct {
 	oomFile string   // holds "oom_kill N"
 	pidFile string   // holds "max N"
 }
-
-// cgCounts are the cgroup's counters of limits reached so far.
-type cgCounts struct{ oomKills, forkRefusals int64 }
 
 // newRunCgroup makes the cgroup of a run, or says why there is none.
 func newRunCgroup(l Limits) (*runCgroup, error) {
@@ -110,7 +108,7 @@ func newCgroupV2(parent string, l Limits) (*runCgroup, error) {
 		return nil, fmt.Errorf("cgroup v2 at %s: %w", parent, err)
 	}
 	have := strings.Fields(string(ctl))
-	if !contains(have, "memory") || !contains(have, "pids") {
+	if !slices.Contains(have, "memory") || !slices.Contains(have, "pids") {
 		return nil, fmt.Errorf("cgroup v2: the memory and pids controllers are not delegated to %s (its children get %q)", parent, strings.TrimSpace(string(ctl)))
 	}
 	dir, err := os.MkdirTemp(parent, "practice-notes-")
@@ -190,8 +188,8 @@ func (cg *runCgroup) add(pid int) error {
 }
 
 // counts reads how often each limit was reached so far.
-func (cg *runCgroup) counts() cgCounts {
-	return cgCounts{oomKills: counter(cg.oomFile, "oom_kill"), forkRefusals: counter(cg.pidFile, "max")}
+func (cg *runCgroup) counts() Counts {
+	return Counts{oomKills: counter(cg.oomFile, "oom_kill"), forkRefusals: counter(cg.pidFile, "max")}
 }
 
 // counter reads "key N" from a cgroup file, 0 when it is not there.

@@ -1,6 +1,6 @@
 //go:build linux
 
-package harness
+package sandbox
 
 import (
 	"bufio"
@@ -29,7 +29,7 @@ import (
 // mount paid one exec per mount.
 //
 // It is chosen by an environment variable that only the harness sets
-// (sandbox.command); the server never sees it.
+// (Sandbox.Command) and that Main looks for; the server never sees it.
 const stageEnvKey = "PRACTICE_NOTES_SANDBOX_STAGE"
 
 // stageConfig is what the stage is told, as JSON in stageEnvKey.
@@ -75,8 +75,9 @@ type overlay struct {
 	Keep string `json:"keep,omitempty"`
 }
 
-// The stage takes over the process before main (or a test) runs.
-func init() {
+// runIfAsked runs the stage or the probe, and exits, when this process
+// was started as one.
+func runIfAsked() {
 	if v, ok := os.LookupEnv(stageEnvKey); ok {
 		os.Exit(runStage(v))
 	}
@@ -90,9 +91,8 @@ func init() {
 const stageFailed = 125
 
 func runStage(conf string) int {
-	// Package initialisation runs on the main thread, and stays there:
 	// no_new_privs and the bounding set are per thread, inherited by the
-	// process this thread starts.
+	// process this thread starts: the rest runs on this one.
 	runtime.LockOSThread()
 	var cfg stageConfig
 	if err := json.Unmarshal([]byte(conf), &cfg); err != nil {

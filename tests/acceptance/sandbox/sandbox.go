@@ -1,7 +1,8 @@
-package harness
+package sandbox
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -9,12 +10,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 )
 
-// sandbox decides the environment every server process gets: a fresh,
+// Sandbox decides the environment every server process gets: a fresh,
 // empty HOME and TMPDIR per process (checked afterwards), a minimal
 // environment, toolchain caches of the run so that `go run`, npx or
 // python are not accused of the writes their toolchains make, limits on
@@ -33,7 +35,7 @@ import (
 // Windows, containers that forbid namespaces, --isolation off) the server
 // runs in its own process group with the grader's rights, and the report
 // says so.
-type sandbox struct {
+type Sandbox struct {
 	aux       string   // temp dir for homes, temp folders and tool caches
 	env       []string // environment without HOME and TMPDIR
 	writable  []string // folders left writable inside the namespace
@@ -60,6 +62,8 @@ type sandbox struct {
 	locked []string
 	// self is the harness binary, started again as the stage.
 	self string
+	// keep leaves the run's folders in place at Remove.
+	keep bool
 	// cg bounds the memory and processes of the run's servers together;
 	// nil where no cgroup could be made, for the reason in cgWhy.
 	cg    *runCgroup
@@ -94,7 +98,7 @@ func DefaultLimits() Limits {
 }
 
 // limitsSentence says which limits held and by what mechanism.
-func (sb *sandbox) limitsSentence() string {
+func (sb *Sandbox) limitsSentence() string {
 	if runtime.GOOS != "linux" {
 		return "no limits (the harness sets them on Linux only)"
 	}
@@ -134,10 +138,38 @@ func sizeName(n int64) string {
 var keptEnv = []string{"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "GOROOT", "GOPATH", "GOMODCACHE", "GOFLAGS", "GOPROXY", "GONOSUMDB", "GOPRIVATE", "GOARCH", "GOOS", "CGO_ENABLED", "NODE_PATH", "PYENV_ROOT", "PYENV_VERSION", "VIRTUAL_ENV"}
 
 func keep(k string) bool {
-	return contains(keptEnv, k) || strings.HasPrefix(k, "LC_")
+	return slices.Contains(keptEnv, k) || strings.HasPrefix(k, "LC_")
 }
 
-func newSandbox(ctx context.Context, base string, mode string, limits Limits, slot int) (*sandbox, error) {
+// Config describes one run's sandbox.
+type Config struct {
+	// Base is the folder of the run's fixtures: left writable, and given
+	// to the server's uid under isolation.
+	Base string
+	// Isolation is "auto" (namespaces where the kernel allows them) or
+	// "off" (a process group only).
+	Isolation string
+	Limits    Limits
+	// Slot is the parallel slot of the run: as root, the server runs as
+	// a uid of the slot's own.
+	Slot int
+	// Locked are files bound read-only over themselves in every server's
+	// mount tree when they exist as it starts.
+	Locked []string
+	// Keep leaves the run's folders (homes, temp folders, caches) for
+	// inspection; the cgroup is removed in any case.
+	Keep bool
+}
+
+// New prepares the sandbox of one run: its folders, the servers'
+// environment, its cgroup where one can be made, and (unless isolation is
+// off) the probe, run as a server would be, which decides what held. The
+// program must have called [Main] first.
+func New(ctx context.Context, c Config) (*Sandbox, error) {
+	if !mainCalled.Load() {
+		return nil, errors.New("sandbox: the program did not call sandbox.Main first, so a stage started from it would run the program itself")
+	}
+	base, mode, limits, slot := c.Base, c.Isolation, c.Limits, c.Slot
 	aux, err := os.MkdirTemp("", "practice-notes-acceptance-env-")
 	if err != nil {
 		return nil, err
@@ -146,7 +178,7 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 	if err != nil {
 		self = "/proc/self/exe"
 	}
-	sb := &sandbox{aux: aux, writable: []string{base, aux}, limits: limits, uid: -1, gid: -1, self: self}
+	sb := &Sandbox{aux: aux, writable: []string{base, aux}, limits: limits, uid: -1, gid: -1, self: self, keep: c.Keep, locked: c.Locked}
 	// The server writes its HOME and TMPDIR as a uid of its own: the
 	// run's folders must let it in (buildLayout opens the fixtures' too).
 	if err := os.Chmod(aux, 0o755); err != nil {
@@ -181,18 +213,15 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 	set("GOENV", "off")
 	set("GOTOOLCHAIN", "local")
 	set("GOTMPDIR", cache("gotmp"))
-	// Node.js, Python and a few others: caches in the run's own folders.
-	set("npm_config_cache", cache("npm"))
+	// Node.js, Python, Bun, Deno and a few others: their own caches in
+	// the run's folders (runtimes.go), and no bytecode written at all.
+	for _, rc := range runtimeCaches {
+		set(rc.env, cache(rc.dir))
+	}
 	set("npm_config_update_notifier", "false")
 	set("npm_config_fund", "false")
 	set("npm_config_audit", "false")
 	set("PYTHONDONTWRITEBYTECODE", "1")
-	set("PYTHONPYCACHEPREFIX", cache("pycache"))
-	set("UV_CACHE_DIR", cache("uv"))
-	set("PIP_CACHE_DIR", cache("pip"))
-	set("DENO_DIR", cache("deno"))
-	set("BUN_INSTALL_CACHE_DIR", cache("bun"))
-	set("YARN_CACHE_FOLDER", cache("yarn"))
 	home, _ := os.UserHomeDir()
 	if home != "" {
 		for _, k := range []string{"CARGO_HOME", "RUSTUP_HOME"} {
@@ -248,7 +277,7 @@ func newSandbox(ctx context.Context, base string, mode string, limits Limits, sl
 // reachableSelf makes sure the server's uid may run the harness binary,
 // which the probe is: as root, a binary others may not run (built under
 // umask 077) is copied into the run's folders.
-func (sb *sandbox) reachableSelf() error {
+func (sb *Sandbox) reachableSelf() error {
 	st, err := os.Stat(sb.self)
 	if err != nil || sb.uid < 0 || st.Mode()&0o001 != 0 {
 		return nil
@@ -298,7 +327,7 @@ func homeExposure(home string, env []string, goCache string) (string, []string) 
 			// ~/.cache holds the build cache: expose nothing of it.
 			continue
 		}
-		if _, err := os.Stat(top); err == nil && !contains(expose, top) {
+		if _, err := os.Stat(top); err == nil && !slices.Contains(expose, top) {
 			expose = append(expose, top)
 		}
 	}
@@ -329,11 +358,11 @@ func goEnv(ctx context.Context) map[string]string {
 	return out
 }
 
-// processDirs makes a fresh HOME and TMPDIR for one server process, and
+// ProcessDirs makes a fresh HOME and TMPDIR for one server process, and
 // beside them the folder XDG_CONFIG_HOME points at. The go command writes
 // telemetry counters under the user's config folder; that folder holds only
 // go/telemetry/mode, set to off, so that `go run` writes nothing.
-func (sb *sandbox) processDirs(name string) (home, tmp string, err error) {
+func (sb *Sandbox) ProcessDirs(name string) (home, tmp string, err error) {
 	dir := filepath.Join(sb.aux, "process-"+name)
 	home, tmp = filepath.Join(dir, "home"), filepath.Join(dir, "tmp")
 	for _, d := range []string{home, tmp, filepath.Join(dir, "config", "go", "telemetry")} {
@@ -361,7 +390,7 @@ func (sb *sandbox) processDirs(name string) (home, tmp string, err error) {
 }
 
 // own gives the folders to the server's uid when it has one of its own.
-func (sb *sandbox) own(dirs ...string) error {
+func (sb *Sandbox) own(dirs ...string) error {
 	if sb.uid < 0 {
 		return nil
 	}
@@ -382,16 +411,27 @@ func (sb *sandbox) own(dirs ...string) error {
 // configDir is the XDG_CONFIG_HOME of the process whose HOME is home.
 func configDir(home string) string { return filepath.Join(filepath.Dir(home), "config") }
 
-// envFor is the environment of one server process.
-func (sb *sandbox) envFor(root, home, tmp string) []string {
+// Env is the environment of one server process, whose fixtures are at
+// root and whose fresh HOME and TMPDIR ProcessDirs made.
+func (sb *Sandbox) Env(root, home, tmp string) []string {
 	env := append([]string(nil), sb.env...)
 	return append(env, "HOME="+home, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp,
 		"XDG_CONFIG_HOME="+configDir(home), "PRACTICE_NOTES_ROOT="+root)
 }
 
-// leftovers lists what a process left in its HOME or TMPDIR (or config
-// folder), with the start of each file's content. Paths for which skip
-// returns true are the toolchain's own.
+// Leftovers lists what a server process left in the HOME and TMPDIR that
+// ProcessDirs made for it, and in its config folder (but for the go
+// command's telemetry settings, which the sandbox put there), with the
+// start of each file's content.
+func (sb *Sandbox) Leftovers(home, tmp string) []string {
+	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
+	return append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
+		return rel == "go" || strings.HasPrefix(rel, "go/")
+	})...)
+}
+
+// leftovers lists what is in dir, with the start of each file's content.
+// Paths for which skip returns true are the toolchain's own.
 func leftovers(label, dir string, skip func(rel string) bool) []string {
 	var out []string
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -419,10 +459,10 @@ func leftovers(label, dir string, skip func(rel string) bool) []string {
 	return out
 }
 
-// start starts a process made by command. With a cgroup, the stage waits
+// Start starts a process made by Command. With a cgroup, the stage waits
 // (on its fd 3) until it has been moved into it, so that nothing the
 // server starts is outside it.
-func (sb *sandbox) start(cmd *exec.Cmd) error {
+func (sb *Sandbox) Start(cmd *exec.Cmd) error {
 	if sb.cg == nil {
 		return cmd.Start()
 	}
@@ -446,11 +486,14 @@ func (sb *sandbox) start(cmd *exec.Cmd) error {
 	return w.Close()
 }
 
-func (sb *sandbox) remove() {
-	if sb != nil {
-		sb.cg.remove()
+// Remove ends the run: it kills what is left in the cgroup and removes
+// it, and removes the run's folders unless Config.Keep asked to keep them.
+func (sb *Sandbox) Remove() {
+	if sb == nil {
+		return
 	}
-	if sb != nil && sb.aux != "" {
+	sb.cg.remove()
+	if sb.aux != "" && !sb.keep {
 		// Module caches are read-only; make everything removable first.
 		_ = filepath.WalkDir(sb.aux, func(p string, d fs.DirEntry, err error) error {
 			if err == nil && d.IsDir() {
@@ -460,6 +503,41 @@ func (sb *sandbox) remove() {
 		})
 		_ = os.RemoveAll(sb.aux)
 	}
+}
+
+// Isolation says in one sentence what held, for the report.
+func (sb *Sandbox) Isolation() string { return sb.isolation }
+
+// LockedUnreadable reports whether the probe found a mode-000 file of the
+// grader's closed to the server.
+func (sb *Sandbox) LockedUnreadable() bool { return sb.lockedUnreadable }
+
+// Counts are the run's cgroup counters of limits reached; zero without a
+// cgroup.
+type Counts struct{ oomKills, forkRefusals int64 }
+
+// Counts reads the counters now, to compare with later in LimitHit.
+func (sb *Sandbox) Counts() Counts {
+	if sb.cg == nil {
+		return Counts{}
+	}
+	return sb.cg.counts()
+}
+
+// LimitHit names the limit a server process ran into, from how it ended
+// (its exit code, what it said on stderr) and from what the run's cgroup
+// counted since the process started (since), or "".
+func (sb *Sandbox) LimitHit(stderr string, code int, since Counts) string {
+	if hit := sb.limits.limitHit(stderr, code); hit != "" {
+		return hit
+	}
+	switch now := sb.Counts(); {
+	case now.oomKills > since.oomKills:
+		return fmt.Sprintf("stopped: memory limit of %s reached (the run's cgroup)", sizeName(sb.limits.Memory))
+	case now.forkRefusals > since.forkRefusals:
+		return fmt.Sprintf("limited: the limit of %d processes and threads was reached (the run's cgroup)", sb.limits.Processes)
+	}
+	return ""
 }
 
 var (
@@ -485,4 +563,26 @@ func (l Limits) limitHit(stderr string, code int) string {
 		return fmt.Sprintf("limited: the limit of %d processes and threads was reached", l.Processes)
 	}
 	return ""
+}
+
+// clip bounds text quoted from a process on one line, in runes.
+func clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// truncateBytes bounds a file's content quoted from a server, in bytes.
+func truncateBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
 }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package harness
+package sandbox
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -36,7 +37,7 @@ import (
 // started.
 
 // command builds the process for one server command line.
-func (sb *sandbox) command(line string) *exec.Cmd {
+func (sb *Sandbox) Command(line string) *exec.Cmd {
 	cfg := stageConfig{Argv: []string{"/bin/sh", "-c", line}, Limits: sb.limits, UID: -1, GID: -1, Hold: sb.cg != nil}
 	var env []string
 	if sb.isolated {
@@ -47,7 +48,7 @@ func (sb *sandbox) command(line string) *exec.Cmd {
 }
 
 // stage is the process that sets the sandbox up and starts cfg.Argv.
-func (sb *sandbox) stage(cfg stageConfig, env []string) *exec.Cmd {
+func (sb *Sandbox) stage(cfg stageConfig, env []string) *exec.Cmd {
 	b, err := json.Marshal(cfg)
 	if err != nil {
 		// Only plain strings and numbers: cannot fail.
@@ -66,7 +67,7 @@ func (sb *sandbox) stage(cfg stageConfig, env []string) *exec.Cmd {
 
 // isolate fills in the sandbox of one process and returns the variables
 // the server gets on top of the run's.
-func (sb *sandbox) isolate(cfg *stageConfig, stack bool) []string {
+func (sb *Sandbox) isolate(cfg *stageConfig, stack bool) []string {
 	cfg.Isolate = true
 	cfg.Writable = sb.writable
 	cfg.Locked = sb.locked
@@ -91,7 +92,7 @@ func (sb *sandbox) isolate(cfg *stageConfig, stack bool) []string {
 // Nothing is made on disk for a process that builds nothing: folders made
 // for every process, and the overlay's own on a disk file system, cost
 // more than the rest of the sandbox.
-func (sb *sandbox) nextOverlay(stack bool) *overlay {
+func (sb *Sandbox) nextOverlay(stack bool) *overlay {
 	if sb.goCache == "" {
 		return nil
 	}
@@ -153,7 +154,7 @@ func namespaceAttr() *syscall.SysProcAttr {
 // probe runs the probe (probe_linux.go) in the sandbox as a server would
 // run, and returns the attempts that worked, or an error when the sandbox
 // itself could not be set up.
-func (sb *sandbox) probe(ctx context.Context) ([]string, error) {
+func (sb *Sandbox) probe(ctx context.Context) ([]string, error) {
 	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	dir := filepath.Join(sb.aux, "probe")
@@ -186,7 +187,7 @@ func (sb *sandbox) probe(ctx context.Context) ([]string, error) {
 	cmd := sb.stage(cfg, append(env, "HOME="+home, probeEnvKey+"="+string(b)))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := sb.start(cmd); err != nil {
+	if err := sb.Start(cmd); err != nil {
 		return nil, err
 	}
 	done := make(chan error, 1)
@@ -223,7 +224,7 @@ func homeSecret(home string, expose []string) string {
 	}
 	for _, e := range entries {
 		p := filepath.Join(home, e.Name())
-		if e.Type().IsRegular() && !contains(expose, p) {
+		if e.Type().IsRegular() && !slices.Contains(expose, p) {
 			return p
 		}
 	}
@@ -233,7 +234,7 @@ func homeSecret(home string, expose []string) string {
 // probeIsolation sets up the sandbox once with the probe as the server,
 // and says what held. Anything short of the whole sandbox falls back to
 // the process group, saying why and what is then not protected.
-func probeIsolation(ctx context.Context, sb *sandbox) (bool, string) {
+func probeIsolation(ctx context.Context, sb *Sandbox) (bool, string) {
 	for _, d := range sb.expose {
 		if err := os.MkdirAll(filepath.Join(sb.aux, "home-view", filepath.Base(d)), 0o755); err != nil {
 			return false, sb.fallback(err.Error())
@@ -273,6 +274,6 @@ func probeIsolation(ctx context.Context, sb *sandbox) (bool, string) {
 		who, hidden, sb.limitsSentence(), inCgroup)
 }
 
-func (sb *sandbox) fallback(why string) string {
+func (sb *Sandbox) fallback(why string) string {
 	return "process group only: " + why + "; the server ran with the grader's rights, file system and network, in a minimal environment with HOME and TMPDIR pointed at fresh folders; " + sb.limitsSentence()
 }

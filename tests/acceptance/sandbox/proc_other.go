@@ -1,9 +1,8 @@
 //go:build !unix
 
-package harness
+package sandbox
 
 import (
-	"errors"
 	"os"
 	"os/exec"
 )
@@ -16,12 +15,13 @@ func shellCommand(line string) *exec.Cmd {
 	return exec.Command(shell, "/C", line)
 }
 
-func signalGroup(cmd *exec.Cmd, kill bool) {
+// Terminate ends a server process started by Start: there are no process
+// groups to signal here.
+func Terminate(cmd *exec.Cmd) { Kill(cmd) }
+
+// Kill ends a server process started by Start.
+func Kill(cmd *exec.Cmd) {
 	if cmd.Process != nil {
 		_ = cmd.Process.Kill()
 	}
 }
-
-func mkfifo(p string) error { return errors.New("FIFOs are not supported on this system") }
-
-func unreadableFilesPossible() bool { return false }

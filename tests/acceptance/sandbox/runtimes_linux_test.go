@@ -1,0 +1,106 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRuntimesLeaveNoFilesOfTheirOwn starts real runtimes in the sandbox,
+// isolated and not, on programs that make them write their caches (a Go
+// program built by `go run`, a Python program importing a module of its
+// own folder, Node's compile cache where this Node has one), and checks
+// that nothing is left in the process's HOME, TMPDIR or config folder, nor
+// beside the program (where Python would put __pycache__).
+func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
+	src, err := os.MkdirTemp("", "sandbox-runtimes-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(src) })
+	// As root the server runs as a uid of its own, which must read src.
+	if err := os.Chmod(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"go.mod":     "module tiny\n\ngo 1.22\n",
+		"main.go":    "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built and ran\") }\n",
+		"helper.py":  "WORD = 'imported'\n",
+		"program.py": "import helper\nprint(helper.WORD)\n",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("go is not on PATH: %v", err)
+	}
+	programs := []struct {
+		runtime, line, want string
+		skip                string
+	}{
+		{runtime: "go run", line: "cd " + src + " && " + goBin + " run .", want: "built and ran"},
+		{runtime: "python3", line: "cd " + src + " && python3 program.py", want: "imported"},
+		{runtime: "node", line: `node -e "const m = require('node:module'); console.log(m.enableCompileCache().directory)"`},
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		programs[1].skip = "python3 is not on PATH"
+	}
+	if out, err := exec.Command("node", "-e", "process.stdout.write(typeof require('node:module').enableCompileCache)").Output(); err != nil {
+		programs[2].skip = "node is not on PATH"
+	} else if string(out) != "function" {
+		programs[2].skip = "this Node has no compile cache (Node 22.1 or later has)"
+	}
+	for _, mode := range []string{"auto", "off"} {
+		base, err := os.MkdirTemp("", "sandbox-runtimes-base-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { os.RemoveAll(base) })
+		sb, err := New(context.Background(), Config{Base: base, Isolation: mode, Limits: DefaultLimits()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(sb.Remove)
+		for _, p := range programs {
+			t.Run(mode+"/"+p.runtime, func(t *testing.T) {
+				if p.skip != "" {
+					t.Skip("SKIP: " + p.skip)
+				}
+				home, tmp, err := sb.ProcessDirs(strings.ReplaceAll(mode+"-"+p.runtime, " ", "-"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				cmd := sb.Command(p.line)
+				cmd.Env = append(cmd.Env, sb.Env(base, home, tmp)...)
+				var out strings.Builder
+				cmd.Stdout, cmd.Stderr = &out, &out
+				if err := sb.Start(cmd); err != nil {
+					t.Fatal(err)
+				}
+				if err := cmd.Wait(); err != nil {
+					t.Fatalf("%s: %v\n%s", p.line, err, out.String())
+				}
+				if !strings.Contains(out.String(), p.want) {
+					t.Errorf("%s printed %q, want %q", p.line, out.String(), p.want)
+				}
+				if p.runtime == "node" && (strings.HasPrefix(out.String(), home) || strings.HasPrefix(out.String(), tmp)) {
+					t.Errorf("Node's compile cache is %s, in the server's folders", strings.TrimSpace(out.String()))
+				}
+				for _, l := range sb.Leftovers(home, tmp) {
+					t.Errorf("%s left %s", p.runtime, l)
+				}
+				if _, err := os.Stat(filepath.Join(src, "__pycache__")); err == nil {
+					t.Errorf("%s wrote __pycache__ beside the program", p.runtime)
+				}
+			})
+		}
+	}
+}
