@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/truth"
 )
 
 // N2Verdict is check 1's judgement of one reading.
@@ -31,8 +33,10 @@ type N2Comparison struct {
 }
 
 // JudgeN2 decides whether a reading holds the N2 passage as the
-// specification asks: the whole paragraph byte for byte (its final line
-// break, or the file's CRLF, allowed), in a string that holds no other
+// specification asks: the whole paragraph byte for byte, as truth.Exact
+// reads a presented passage (a "> " prefix on every line, a fenced or
+// indented code block, one list marker; a paragraph whose CRs were dropped
+// or added is not exact), in a string that holds no other
 // note's text (N2's own heading and section may be there), attributed to
 // sample-notes.md, with N2 named outside the passage and the echoed query.
 func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
@@ -41,7 +45,9 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 	var seen []string // why each string holding the paragraph was refused
 	for _, s := range rd.Strings {
 		for _, p := range l.N2 {
-			for _, form := range []string{p.Text, strings.ReplaceAll(p.Text, "\n", "\r\n")} {
+			// Markdown's quoting presentations (truth.Forms) are the
+			// paragraph's bytes still; other line endings are not.
+			for _, form := range truth.Forms(p.Text) {
 				i := strings.Index(s, form)
 				if i < 0 {
 					continue

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/truth"
 )
 
 // reading is what one tool result presents, whatever its layout: plain
@@ -40,6 +42,9 @@ type Reading struct {
 	Quoted []Paragraph
 	// prose is what the reply says besides passages and the echoed query.
 	prose []string
+	// paras are the root's paragraphs: a value that is one is note text,
+	// whatever its field is called.
+	paras []Paragraph
 }
 
 // item is one result entry of a JSON reply.
@@ -76,7 +81,7 @@ var (
 // readResult reads a tool result. query is the query the request sent
 // (echoes of it are masked), paras are the root's paragraphs.
 func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Reading {
-	rd := &Reading{}
+	rd := &Reading{paras: paras}
 	if res == nil {
 		return rd
 	}
@@ -110,7 +115,7 @@ func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Readi
 	}
 	for _, d := range docs {
 		rd.Strings = append(rd.Strings, jsonStrings(d)...)
-		rd.walk(d, nil, ctxResult, query)
+		rd.walk(d, nil, ctxResult, query, true)
 	}
 	for _, t := range plain {
 		rd.prose = append(rd.prose, plainURIs(mask(t, query, paras)))
@@ -124,7 +129,7 @@ func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Readi
 		}
 	}
 	for _, p := range paras {
-		if containsAny(rd.Strings, p.Text) {
+		if quotes(rd.Strings, p.Text) {
 			rd.Quoted = append(rd.Quoted, p)
 		}
 	}
@@ -145,18 +150,20 @@ var (
 )
 
 // walk reads a JSON value: result entries, skip lists, counts and flags.
-func (rd *Reading) walk(v any, keys []string, where int, query string) {
+// top says v is the whole JSON text (or structuredContent).
+func (rd *Reading) walk(v any, keys []string, where int, query string, top bool) {
 	skipCtx := where == ctxSkip
 	switch x := v.(type) {
 	case map[string]any:
-		// The top-level object is the reply itself, never one entry:
-		// its fields may echo the query.
-		if f := fileOf(x, query); f != "" && where != ctxOther && len(keys) > 0 {
-			if skipCtx || hasKey(x, reasonKeyRe) && passageOf(x, f) == "" {
+		// The top-level object is the reply itself, not one entry (its
+		// fields may echo the query), unless it is flat: one text block
+		// per result, each one object with a file and a passage.
+		if f := fileOf(x, query); f != "" && where != ctxOther && (!top || flat(x)) {
+			if skipCtx || hasKey(x, reasonKeyRe) && passageOf(x, f, rd.paras) == "" {
 				rd.Skipped = AppendNew(rd.Skipped, f)
 			} else {
 				it := Item{File: f, NoteID: noteIDOf(x)}
-				it.Key, it.Passage = passageKeyOf(x, f)
+				it.Key, it.Passage = passageKeyOf(x, f, rd.paras)
 				for k, e := range x {
 					if b, ok := e.(bool); ok && b && clipKeyRe.MatchString(k) {
 						it.Clipped = true
@@ -193,8 +200,11 @@ func (rd *Reading) walk(v any, keys []string, where int, query string) {
 					rd.NoMatch = true
 				}
 			case string:
-				if !fileKeyRe.MatchString(k) && !passKeyRe.MatchString(k) {
-					rd.prose = append(rd.prose, maskQuery(ev, query))
+				// A value that is note text is not the reply's own words,
+				// whatever the field is called: paths inside it are not
+				// paths the server named.
+				if !fileKeyRe.MatchString(k) && !passKeyRe.MatchString(k) && !rd.noteText(ev) {
+					rd.prose = append(rd.prose, mask(ev, query, rd.paras))
 				}
 			}
 			next := where
@@ -205,7 +215,7 @@ func (rd *Reading) walk(v any, keys []string, where int, query string) {
 			case otherKeyRe.MatchString(k):
 				next = ctxOther
 			}
-			rd.walk(e, append(keys, k), next, query)
+			rd.walk(e, append(keys, k), next, query, false)
 		}
 	case []any:
 		for _, e := range x {
@@ -219,7 +229,7 @@ func (rd *Reading) walk(v any, keys []string, where int, query string) {
 				}
 				continue
 			}
-			rd.walk(e, keys, where, query)
+			rd.walk(e, keys, where, query, false)
 		}
 	}
 }
@@ -344,8 +354,23 @@ func maskQuery(text, query string) string {
 		return text
 	}
 	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query))
-	return re.ReplaceAllString(text, "\x00")
+	if !noteNameRe.MatchString(" " + query) {
+		return re.ReplaceAllString(text, "\x00")
+	}
+	// A query that is a file name is echoed in a sentence ("No matches
+	// for a.md"); on a line of its own, with markup, a note ID or a line
+	// number at most, it names a result.
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if rest := re.ReplaceAllString(line, ""); !headingRestRe.MatchString(rest) {
+			lines[i] = re.ReplaceAllString(line, "\x00")
+		}
+	}
+	return strings.Join(lines, "\n")
 }
+
+// headingRestRe is what a line naming a result may hold besides the name.
+var headingRestRe = regexp.MustCompile(`(?i)^[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*(?:(?:N\d+|lines?|L)[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*)*$`)
 
 func fileOf(m map[string]any, query string) string {
 	best := ""
@@ -374,19 +399,24 @@ func noteIDOf(m map[string]any) string {
 	return ""
 }
 
-func passageOf(m map[string]any, file string) string {
-	_, p := passageKeyOf(m, file)
+func passageOf(m map[string]any, file string, paras []Paragraph) string {
+	_, p := passageKeyOf(m, file, paras)
 	return p
 }
 
 // passageKeyOf picks the entry's passage: a string under a passage-like
 // key, else its longest other string of some length.
-func passageKeyOf(m map[string]any, file string) (key, passage string) {
+func passageKeyOf(m map[string]any, file string, paras []Paragraph) (key, passage string) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != file && isParagraph(s, paras) {
+			return k, s
+		}
+	}
 	for _, k := range keys {
 		if s, ok := m[k].(string); ok && s != file && passKeyRe.MatchString(k) && !fileKeyRe.MatchString(k) {
 			return k, s
@@ -515,6 +545,44 @@ func FirstText(res *mcp.CallToolResult) string {
 func containsAny(texts []string, sub string) bool {
 	for _, t := range texts {
 		if strings.Contains(t, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// flat reports whether an object holds no object or array: one entry.
+func flat(m map[string]any) bool {
+	for _, v := range m {
+		switch v.(type) {
+		case map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}
+
+// isParagraph reports whether s presents a root paragraph exactly.
+func isParagraph(s string, paras []Paragraph) bool {
+	for _, p := range paras {
+		if truth.Exact(s, p.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteText reports whether s is note text: a root paragraph as Markdown
+// may present it, or text holding one.
+func (rd *Reading) noteText(s string) bool {
+	return isParagraph(s, rd.paras) || strings.Trim(mask(s, "", rd.paras), "\x00 \t\r\n") == ""
+}
+
+// quotes reports whether a text holds paragraph in a form the
+// presentation rule allows (truth.Forms).
+func quotes(texts []string, paragraph string) bool {
+	for _, f := range truth.Forms(paragraph) {
+		if containsAny(texts, f) {
 			return true
 		}
 	}
