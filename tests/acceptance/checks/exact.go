@@ -68,6 +68,11 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 		v.Problem = seen[0]
 		return v
 	}
+	if s, ok := l.otherEndings(rd); ok {
+		v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
+		v.Problem = "the N2 paragraph is there, but with other line endings than the file's (CRs dropped or added), so not byte for byte"
+		return v
+	}
 	best, run := "", 0
 	for _, s := range rd.Strings {
 		if n := longestVerbatimRun(want.Text, "sign-in", []string{s}); n > run || best == "" && containsFold(s, "sign-in") {
@@ -87,6 +92,35 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 	}
 	v.Diff = passageDiff(want.Text, excerpt(best, want.Text))
 	return v
+}
+
+// otherEndings finds a string holding an N2 paragraph whose line endings
+// differ from the file's: a CRLF paragraph read in text mode, or the
+// reverse.
+func (l *Notes) otherEndings(rd *Reading) (string, bool) {
+	for _, p := range l.N2 {
+		alt := strings.ReplaceAll(p.Text, "\r\n", "\n")
+		if alt == p.Text {
+			alt = strings.ReplaceAll(p.Text, "\n", "\r\n")
+		}
+		if s, ok := quotedIn(rd.Strings, alt); ok {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// quotedIn returns the first text holding paragraph in a presentation
+// truth.Forms allows.
+func quotedIn(texts []string, paragraph string) (string, bool) {
+	for _, f := range truth.Forms(paragraph) {
+		for _, t := range texts {
+			if strings.Contains(t, f) {
+				return t, true
+			}
+		}
+	}
+	return "", false
 }
 
 // n2Problem says why a string holding the N2 paragraph at i does not

@@ -581,10 +581,6 @@ func (rd *Reading) noteText(s string) bool {
 // quotes reports whether a text holds paragraph in a form the
 // presentation rule allows (truth.Forms).
 func quotes(texts []string, paragraph string) bool {
-	for _, f := range truth.Forms(paragraph) {
-		if containsAny(texts, f) {
-			return true
-		}
-	}
-	return false
+	_, ok := quotedIn(texts, paragraph)
+	return ok
 }
