@@ -150,7 +150,7 @@ func (l *Notes) n2Problem(rd *Reading, s string, i int, form string) string {
 		}
 	}
 	if file == "" {
-		file = creditedIn(plainURIs(mask(before, "sign-in", l.Paras)), plainURIs(mask(after, "sign-in", l.Paras)))
+		file = creditedIn(mask(before, "sign-in", l.Paras), mask(after, "sign-in", l.Paras))
 	}
 	if file == "" && len(rd.Results) == 1 {
 		file = rd.Results[0]
@@ -174,15 +174,15 @@ func (l *Notes) n2Problem(rd *Reading, s string, i int, form string) string {
 // it: the last file named before it, else one named right after it, in
 // the same paragraph and not in a skip note.
 func creditedIn(before, after string) string {
-	if m := noteNameRe.FindAllStringSubmatch(before, -1); len(m) > 0 {
-		return m[len(m)-1][1]
+	if m := fileNames(before); len(m) > 0 {
+		return m[len(m)-1]
 	}
 	if i := strings.Index(after, "\n\n"); i >= 0 {
 		after = after[:i]
 	}
 	for _, line := range strings.Split(after, "\n") {
-		if m := noteNameRe.FindStringSubmatch(line); m != nil && !skipWordsRe.MatchString(line) {
-			return m[1]
+		if m := fileNames(line); len(m) > 0 && !skipWordsRe.MatchString(line) {
+			return m[0]
 		}
 	}
 	return ""

@@ -29,9 +29,9 @@ type Notes struct {
 	// data, which leaves check 1 nothing to grade against.
 	N2Err string `json:"n2Err,omitempty"`
 	// Entries are the root-relative paths of everything in the root, and
-	// Taken those of its top-level names that also exist at the top of
-	// the machine ("/"+name): what reading a name ("/a.md", a URI's path)
-	// asks of the file system, recorded so that judges stay pure.
+	// Taken those that also exist on the machine as "/"+path: what
+	// reading a name ("/a.md", a URI's path) asks of the file system,
+	// recorded so that judges stay pure.
 	Entries []string `json:"entries,omitempty"`
 	Taken   []string `json:"taken,omitempty"`
 }

@@ -57,7 +57,9 @@ type Item struct {
 }
 
 var (
-	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=*_|>#` + "`" + `])((?:\.{0,2}/)?(?:[\w.\-~À-ɏ]+/)*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=*_|>#` + "`" + `])((?:\.{0,2}[/\\])?(?:[\w.\-~À-ɏ]+[/\\])*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	uriNameRe   = regexp.MustCompile(`\b[a-zA-Z][\w+.-]*://[^\s"'<>()\[\]` + "`" + `]+`)
+	uriFileRe   = regexp.MustCompile(`(?i)\.(?:md|markdown|txt)$|[?&](?:file|path|filepath)=`)
 	uriRe       = regexp.MustCompile(`\b([a-zA-Z][\w+.-]*)://(/*)`)
 	pathLikeRe  = regexp.MustCompile(`^(?:\.{0,2}/|/)?(?:[^\s/]+/)*[^\s/]+\.(?:md|markdown|txt)$`)
 	noteIDRe    = regexp.MustCompile(`\bN\d+\b`)
@@ -118,7 +120,7 @@ func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Readi
 		rd.walk(d, nil, ctxResult, query, true)
 	}
 	for _, t := range plain {
-		rd.prose = append(rd.prose, plainURIs(mask(t, query, paras)))
+		rd.prose = append(rd.prose, mask(t, query, paras))
 	}
 	for _, p := range rd.prose {
 		rd.readProse(p)
@@ -220,7 +222,6 @@ func (rd *Reading) walk(v any, keys []string, where int, query string, top bool)
 	case []any:
 		for _, e := range x {
 			if s, ok := e.(string); ok && pathLikeRe.MatchString(plainURIs(s)) {
-				s = plainURIs(s)
 				switch where {
 				case ctxSkip:
 					rd.Skipped = AppendNew(rd.Skipped, s)
@@ -278,11 +279,11 @@ func plainURIs(text string) string {
 // whose passages and echoed query are already masked.
 func (rd *Reading) readProse(text string) {
 	for _, line := range strings.Split(text, "\n") {
-		for _, m := range noteNameRe.FindAllStringSubmatch(line, -1) {
+		for _, name := range fileNames(line) {
 			if skipWordsRe.MatchString(line) {
-				rd.Skipped = AppendNew(rd.Skipped, m[1])
+				rd.Skipped = AppendNew(rd.Skipped, name)
 			} else {
-				rd.Results = AppendNew(rd.Results, m[1])
+				rd.Results = AppendNew(rd.Results, name)
 			}
 		}
 		for _, id := range noteIDRe.FindAllString(line, -1) {
@@ -292,6 +293,34 @@ func (rd *Reading) readProse(text string) {
 			rd.NoMatch = true
 		}
 	}
+}
+
+// fileNames returns the file names a line of prose offers, as written and
+// in order: URIs of any scheme whose path (or file parameter) names a
+// note, then names and paths; RootRel reads each.
+func fileNames(line string) []string {
+	type at struct {
+		i    int
+		name string
+	}
+	var found []at
+	for _, loc := range uriNameRe.FindAllStringIndex(line, -1) {
+		u := strings.TrimRight(line[loc[0]:loc[1]], ".,;:!?*_~")
+		if !uriFileRe.MatchString(u) {
+			continue
+		}
+		found = append(found, at{loc[0], u})
+		line = line[:loc[0]] + strings.Repeat(" ", loc[1]-loc[0]) + line[loc[1]:]
+	}
+	for _, m := range noteNameRe.FindAllStringSubmatchIndex(line, -1) {
+		found = append(found, at{m[2], line[m[2]:m[3]]})
+	}
+	sort.SliceStable(found, func(a, b int) bool { return found[a].i < found[b].i })
+	names := make([]string, len(found))
+	for i, f := range found {
+		names[i] = f.name
+	}
+	return names
 }
 
 // statesNoMatch reports whether a line says that nothing matched. File
@@ -379,7 +408,7 @@ func fileOf(m map[string]any, query string) string {
 		if !ok || otherKeyRe.MatchString(k) {
 			continue
 		}
-		if s = plainURIs(s); pathLikeRe.MatchString(s) {
+		if pathLikeRe.MatchString(plainURIs(s)) {
 			if fileKeyRe.MatchString(k) || best == "" {
 				best = s
 			}

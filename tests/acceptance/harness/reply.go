@@ -51,8 +51,8 @@ func (l *layout) notes() *checks.Notes {
 }
 
 // rootEntries lists everything in the root, root-relative, without
-// following a link, and the top-level names that also exist at the top of
-// the machine: what reading "/a.md" as a root note needs to know.
+// following a link, and those whose name with a leading "/" also exists
+// on the machine: what reading "/a.md" as a root note needs to know.
 func (l *layout) rootEntries() (entries, taken []string) {
 	_ = filepath.WalkDir(l.Root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || p == l.Root {
@@ -60,10 +60,8 @@ func (l *layout) rootEntries() (entries, taken []string) {
 		}
 		rel, _ := filepath.Rel(l.Root, p)
 		entries = append(entries, filepath.ToSlash(rel))
-		if filepath.Dir(rel) == "." {
-			if _, err := os.Lstat(string(filepath.Separator) + rel); err == nil {
-				taken = append(taken, rel)
-			}
+		if _, err := os.Lstat(string(filepath.Separator) + rel); err == nil {
+			taken = append(taken, filepath.ToSlash(rel))
 		}
 		return nil
 	})
