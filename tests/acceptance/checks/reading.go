@@ -120,7 +120,7 @@ func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Readi
 		rd.walk(d, nil, ctxResult, query, true)
 	}
 	for _, t := range plain {
-		rd.prose = append(rd.prose, mask(t, query, paras))
+		rd.prose = append(rd.prose, maskEcho(mask(t, "", paras), query))
 	}
 	for _, p := range rd.prose {
 		rd.readProse(p)
@@ -382,13 +382,18 @@ func maskQuery(text, query string) string {
 	if strings.TrimSpace(query) == "" {
 		return text
 	}
-	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query))
-	if !noteNameRe.MatchString(" " + query) {
-		return re.ReplaceAllString(text, "\x00")
+	return regexp.MustCompile(`(?i)`+regexp.QuoteMeta(query)).ReplaceAllString(text, "\x00")
+}
+
+// maskEcho blanks the echoed query in a text block. A query that is a
+// file name is echoed in a sentence ("No matches for a.md"); on a line of
+// its own, with markup, a note ID or a line number at most, it names a
+// result. (A JSON value is never such a line: maskQuery blanks it.)
+func maskEcho(text, query string) string {
+	if strings.TrimSpace(query) == "" || !noteNameRe.MatchString(" "+query) {
+		return maskQuery(text, query)
 	}
-	// A query that is a file name is echoed in a sentence ("No matches
-	// for a.md"); on a line of its own, with markup, a note ID or a line
-	// number at most, it names a result.
+	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query))
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
 		if rest := re.ReplaceAllString(line, ""); !headingRestRe.MatchString(rest) {
