@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/truth"
 )
 
 // N2Verdict is check 1's judgement of one reading.
@@ -31,8 +33,10 @@ type N2Comparison struct {
 }
 
 // JudgeN2 decides whether a reading holds the N2 passage as the
-// specification asks: the whole paragraph byte for byte (its final line
-// break, or the file's CRLF, allowed), in a string that holds no other
+// specification asks: the whole paragraph byte for byte, as truth.Exact
+// reads a presented passage (a "> " prefix on every line, a fenced or
+// indented code block, one list marker; a paragraph whose CRs were dropped
+// or added is not exact), in a string that holds no other
 // note's text (N2's own heading and section may be there), attributed to
 // sample-notes.md, with N2 named outside the passage and the echoed query.
 func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
@@ -41,7 +45,9 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 	var seen []string // why each string holding the paragraph was refused
 	for _, s := range rd.Strings {
 		for _, p := range l.N2 {
-			for _, form := range []string{p.Text, strings.ReplaceAll(p.Text, "\n", "\r\n")} {
+			// Markdown's quoting presentations (truth.Forms) are the
+			// paragraph's bytes still; other line endings are not.
+			for _, form := range truth.Forms(p.Text) {
 				i := strings.Index(s, form)
 				if i < 0 {
 					continue
@@ -60,6 +66,11 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 	}
 	if len(seen) > 0 {
 		v.Problem = seen[0]
+		return v
+	}
+	if s, ok := l.otherEndings(rd); ok {
+		v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
+		v.Problem = "the N2 paragraph is there, but with other line endings than the file's (CRs dropped or added), so not byte for byte"
 		return v
 	}
 	best, run := "", 0
@@ -81,6 +92,35 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 	}
 	v.Diff = passageDiff(want.Text, excerpt(best, want.Text))
 	return v
+}
+
+// otherEndings finds a string holding an N2 paragraph whose line endings
+// differ from the file's: a CRLF paragraph read in text mode, or the
+// reverse.
+func (l *Notes) otherEndings(rd *Reading) (string, bool) {
+	for _, p := range l.N2 {
+		alt := strings.ReplaceAll(p.Text, "\r\n", "\n")
+		if alt == p.Text {
+			alt = strings.ReplaceAll(p.Text, "\n", "\r\n")
+		}
+		if s, ok := quotedIn(rd.Strings, alt); ok {
+			return s, true
+		}
+	}
+	return "", false
+}
+
+// quotedIn returns the first text holding paragraph in a presentation
+// truth.Forms allows.
+func quotedIn(texts []string, paragraph string) (string, bool) {
+	for _, f := range truth.Forms(paragraph) {
+		for _, t := range texts {
+			if strings.Contains(t, f) {
+				return t, true
+			}
+		}
+	}
+	return "", false
 }
 
 // n2Problem says why a string holding the N2 paragraph at i does not
@@ -110,7 +150,7 @@ func (l *Notes) n2Problem(rd *Reading, s string, i int, form string) string {
 		}
 	}
 	if file == "" {
-		file = creditedIn(plainURIs(mask(before, "sign-in", l.Paras)), plainURIs(mask(after, "sign-in", l.Paras)))
+		file = creditedIn(mask(before, "sign-in", l.Paras), mask(after, "sign-in", l.Paras))
 	}
 	if file == "" && len(rd.Results) == 1 {
 		file = rd.Results[0]
@@ -134,15 +174,15 @@ func (l *Notes) n2Problem(rd *Reading, s string, i int, form string) string {
 // it: the last file named before it, else one named right after it, in
 // the same paragraph and not in a skip note.
 func creditedIn(before, after string) string {
-	if m := noteNameRe.FindAllStringSubmatch(before, -1); len(m) > 0 {
-		return m[len(m)-1][1]
+	if m := fileNames(before); len(m) > 0 {
+		return m[len(m)-1]
 	}
 	if i := strings.Index(after, "\n\n"); i >= 0 {
 		after = after[:i]
 	}
 	for _, line := range strings.Split(after, "\n") {
-		if m := noteNameRe.FindStringSubmatch(line); m != nil && !skipWordsRe.MatchString(line) {
-			return m[1]
+		if m := fileNames(line); len(m) > 0 && !skipWordsRe.MatchString(line) {
+			return m[0]
 		}
 	}
 	return ""

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"practice-notes/tests/acceptance/truth"
 )
 
 // Notes is what judges know of the root's notes: sample-notes.md's N2
@@ -26,27 +28,42 @@ type Notes struct {
 	// N2Err says why the N2 passage could not be found in the practice
 	// data, which leaves check 1 nothing to grade against.
 	N2Err string `json:"n2Err,omitempty"`
+	// Entries are the root-relative paths of everything in the root, and
+	// Taken those that also exist on the machine as "/"+path: what
+	// reading a name ("/a.md", a URI's path) asks of the file system,
+	// recorded so that judges stay pure.
+	Entries []string `json:"entries,omitempty"`
+	Taken   []string `json:"taken,omitempty"`
 }
 
 // RootRel turns a file name from a reply into a root-relative path, or
-// reports that it points outside the root.
+// reports that it resolves outside the root (or names no path). Every
+// name a judge reads goes through here, and through truth.Resolve: "a.md",
+// "./a.md", "a\b.md", "/a.md" for a root note a.md, file:// URIs and URIs
+// of any scheme whose path ends in a root-relative name.
 func (n *Notes) RootRel(f string) (string, bool) {
-	f = strings.ReplaceAll(f, `\`, "/")
-	var seen []string
-	for _, root := range n.Roots {
-		if root == "" || slices.Contains(seen, root) {
-			continue
-		}
-		seen = append(seen, root)
-		if strings.HasPrefix(f, root+"/") {
-			f = strings.TrimPrefix(f, root+"/")
+	var roots []string
+	for _, r := range n.Roots {
+		if r != "" && !slices.Contains(roots, r) {
+			roots = append(roots, filepath.ToSlash(r))
 		}
 	}
-	f = strings.TrimPrefix(f, "./")
-	if f == "" || strings.HasPrefix(f, "/") || !filepath.IsLocal(filepath.FromSlash(f)) {
+	pl, ok := truth.Resolve(f, roots, n.exists)
+	if !ok || !pl.Inside || pl.Rel == "." {
 		return "", false
 	}
-	return filepath.ToSlash(filepath.Clean(f)), true
+	return pl.Rel, true
+}
+
+// exists answers truth.Resolve from what was recorded of the machine.
+func (n *Notes) exists(p string) bool {
+	for _, r := range n.Roots {
+		r = filepath.ToSlash(r)
+		if rel, ok := strings.CutPrefix(p, strings.TrimSuffix(r, "/")+"/"); ok && r != "" {
+			return slices.Contains(n.Entries, rel)
+		}
+	}
+	return slices.Contains(n.Taken, strings.TrimPrefix(p, "/"))
 }
 
 func contains(ss []string, s string) bool { return slices.Contains(ss, s) }

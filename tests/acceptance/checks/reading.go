@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/truth"
 )
 
 // reading is what one tool result presents, whatever its layout: plain
@@ -40,6 +42,9 @@ type Reading struct {
 	Quoted []Paragraph
 	// prose is what the reply says besides passages and the echoed query.
 	prose []string
+	// paras are the root's paragraphs: a value that is one is note text,
+	// whatever its field is called.
+	paras []Paragraph
 }
 
 // item is one result entry of a JSON reply.
@@ -52,7 +57,9 @@ type Item struct {
 }
 
 var (
-	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=*_|>#` + "`" + `])((?:\.{0,2}/)?(?:[\w.\-~À-ɏ]+/)*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	noteNameRe  = regexp.MustCompile(`(?:^|[\s"'(\[<:,=*_|>#` + "`" + `])((?:\.{0,2}[/\\])?(?:[\w.\-~À-ɏ]+[/\\])*[\w\-~À-ɏ][\w.\-~À-ɏ]*\.(?:md|markdown|txt))\b`)
+	uriNameRe   = regexp.MustCompile(`\b[a-zA-Z][\w+.-]*://[^\s"'<>()\[\]` + "`" + `]+`)
+	uriFileRe   = regexp.MustCompile(`(?i)\.(?:md|markdown|txt)$|[?&](?:file|path|filepath)=`)
 	uriRe       = regexp.MustCompile(`\b([a-zA-Z][\w+.-]*)://(/*)`)
 	pathLikeRe  = regexp.MustCompile(`^(?:\.{0,2}/|/)?(?:[^\s/]+/)*[^\s/]+\.(?:md|markdown|txt)$`)
 	noteIDRe    = regexp.MustCompile(`\bN\d+\b`)
@@ -76,7 +83,7 @@ var (
 // readResult reads a tool result. query is the query the request sent
 // (echoes of it are masked), paras are the root's paragraphs.
 func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Reading {
-	rd := &Reading{}
+	rd := &Reading{paras: paras}
 	if res == nil {
 		return rd
 	}
@@ -110,10 +117,10 @@ func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Readi
 	}
 	for _, d := range docs {
 		rd.Strings = append(rd.Strings, jsonStrings(d)...)
-		rd.walk(d, nil, ctxResult, query)
+		rd.walk(d, nil, ctxResult, query, true)
 	}
 	for _, t := range plain {
-		rd.prose = append(rd.prose, plainURIs(mask(t, query, paras)))
+		rd.prose = append(rd.prose, maskEcho(mask(t, "", paras), query))
 	}
 	for _, p := range rd.prose {
 		rd.readProse(p)
@@ -124,7 +131,7 @@ func ReadResult(res *mcp.CallToolResult, query string, paras []Paragraph) *Readi
 		}
 	}
 	for _, p := range paras {
-		if containsAny(rd.Strings, p.Text) {
+		if quotes(rd.Strings, p.Text) {
 			rd.Quoted = append(rd.Quoted, p)
 		}
 	}
@@ -145,18 +152,20 @@ var (
 )
 
 // walk reads a JSON value: result entries, skip lists, counts and flags.
-func (rd *Reading) walk(v any, keys []string, where int, query string) {
+// top says v is the whole JSON text (or structuredContent).
+func (rd *Reading) walk(v any, keys []string, where int, query string, top bool) {
 	skipCtx := where == ctxSkip
 	switch x := v.(type) {
 	case map[string]any:
-		// The top-level object is the reply itself, never one entry:
-		// its fields may echo the query.
-		if f := fileOf(x, query); f != "" && where != ctxOther && len(keys) > 0 {
-			if skipCtx || hasKey(x, reasonKeyRe) && passageOf(x, f) == "" {
+		// The top-level object is the reply itself, not one entry (its
+		// fields may echo the query), unless it is flat: one text block
+		// per result, each one object with a file and a passage.
+		if f := fileOf(x, query); f != "" && where != ctxOther && (!top || flat(x)) {
+			if skipCtx || hasKey(x, reasonKeyRe) && passageOf(x, f, rd.paras) == "" {
 				rd.Skipped = AppendNew(rd.Skipped, f)
 			} else {
 				it := Item{File: f, NoteID: noteIDOf(x)}
-				it.Key, it.Passage = passageKeyOf(x, f)
+				it.Key, it.Passage = passageKeyOf(x, f, rd.paras)
 				for k, e := range x {
 					if b, ok := e.(bool); ok && b && clipKeyRe.MatchString(k) {
 						it.Clipped = true
@@ -193,8 +202,11 @@ func (rd *Reading) walk(v any, keys []string, where int, query string) {
 					rd.NoMatch = true
 				}
 			case string:
-				if !fileKeyRe.MatchString(k) && !passKeyRe.MatchString(k) {
-					rd.prose = append(rd.prose, maskQuery(ev, query))
+				// A value that is note text is not the reply's own words,
+				// whatever the field is called: paths inside it are not
+				// paths the server named.
+				if !fileKeyRe.MatchString(k) && !passKeyRe.MatchString(k) && !rd.noteText(ev) {
+					rd.prose = append(rd.prose, mask(ev, query, rd.paras))
 				}
 			}
 			next := where
@@ -205,12 +217,11 @@ func (rd *Reading) walk(v any, keys []string, where int, query string) {
 			case otherKeyRe.MatchString(k):
 				next = ctxOther
 			}
-			rd.walk(e, append(keys, k), next, query)
+			rd.walk(e, append(keys, k), next, query, false)
 		}
 	case []any:
 		for _, e := range x {
 			if s, ok := e.(string); ok && pathLikeRe.MatchString(plainURIs(s)) {
-				s = plainURIs(s)
 				switch where {
 				case ctxSkip:
 					rd.Skipped = AppendNew(rd.Skipped, s)
@@ -219,7 +230,7 @@ func (rd *Reading) walk(v any, keys []string, where int, query string) {
 				}
 				continue
 			}
-			rd.walk(e, keys, where, query)
+			rd.walk(e, keys, where, query, false)
 		}
 	}
 }
@@ -268,11 +279,11 @@ func plainURIs(text string) string {
 // whose passages and echoed query are already masked.
 func (rd *Reading) readProse(text string) {
 	for _, line := range strings.Split(text, "\n") {
-		for _, m := range noteNameRe.FindAllStringSubmatch(line, -1) {
+		for _, name := range fileNames(line) {
 			if skipWordsRe.MatchString(line) {
-				rd.Skipped = AppendNew(rd.Skipped, m[1])
+				rd.Skipped = AppendNew(rd.Skipped, name)
 			} else {
-				rd.Results = AppendNew(rd.Results, m[1])
+				rd.Results = AppendNew(rd.Results, name)
 			}
 		}
 		for _, id := range noteIDRe.FindAllString(line, -1) {
@@ -282,6 +293,34 @@ func (rd *Reading) readProse(text string) {
 			rd.NoMatch = true
 		}
 	}
+}
+
+// fileNames returns the file names a line of prose offers, as written and
+// in order: URIs of any scheme whose path (or file parameter) names a
+// note, then names and paths; RootRel reads each.
+func fileNames(line string) []string {
+	type at struct {
+		i    int
+		name string
+	}
+	var found []at
+	for _, loc := range uriNameRe.FindAllStringIndex(line, -1) {
+		u := strings.TrimRight(line[loc[0]:loc[1]], ".,;:!?*_~")
+		if !uriFileRe.MatchString(u) {
+			continue
+		}
+		found = append(found, at{loc[0], u})
+		line = line[:loc[0]] + strings.Repeat(" ", loc[1]-loc[0]) + line[loc[1]:]
+	}
+	for _, m := range noteNameRe.FindAllStringSubmatchIndex(line, -1) {
+		found = append(found, at{m[2], line[m[2]:m[3]]})
+	}
+	sort.SliceStable(found, func(a, b int) bool { return found[a].i < found[b].i })
+	names := make([]string, len(found))
+	for i, f := range found {
+		names[i] = f.name
+	}
+	return names
 }
 
 // statesNoMatch reports whether a line says that nothing matched. File
@@ -343,9 +382,29 @@ func maskQuery(text, query string) string {
 	if strings.TrimSpace(query) == "" {
 		return text
 	}
-	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query))
-	return re.ReplaceAllString(text, "\x00")
+	return regexp.MustCompile(`(?i)`+regexp.QuoteMeta(query)).ReplaceAllString(text, "\x00")
 }
+
+// maskEcho blanks the echoed query in a text block. A query that is a
+// file name is echoed in a sentence ("No matches for a.md"); on a line of
+// its own, with markup, a note ID or a line number at most, it names a
+// result. (A JSON value is never such a line: maskQuery blanks it.)
+func maskEcho(text, query string) string {
+	if strings.TrimSpace(query) == "" || !noteNameRe.MatchString(" "+query) {
+		return maskQuery(text, query)
+	}
+	re := regexp.MustCompile(`(?i)` + regexp.QuoteMeta(query))
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if rest := re.ReplaceAllString(line, ""); !headingRestRe.MatchString(rest) {
+			lines[i] = re.ReplaceAllString(line, "\x00")
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// headingRestRe is what a line naming a result may hold besides the name.
+var headingRestRe = regexp.MustCompile(`(?i)^[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*(?:(?:N\d+|lines?|L)[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*)*$`)
 
 func fileOf(m map[string]any, query string) string {
 	best := ""
@@ -354,7 +413,7 @@ func fileOf(m map[string]any, query string) string {
 		if !ok || otherKeyRe.MatchString(k) {
 			continue
 		}
-		if s = plainURIs(s); pathLikeRe.MatchString(s) {
+		if pathLikeRe.MatchString(plainURIs(s)) {
 			if fileKeyRe.MatchString(k) || best == "" {
 				best = s
 			}
@@ -374,19 +433,24 @@ func noteIDOf(m map[string]any) string {
 	return ""
 }
 
-func passageOf(m map[string]any, file string) string {
-	_, p := passageKeyOf(m, file)
+func passageOf(m map[string]any, file string, paras []Paragraph) string {
+	_, p := passageKeyOf(m, file, paras)
 	return p
 }
 
 // passageKeyOf picks the entry's passage: a string under a passage-like
 // key, else its longest other string of some length.
-func passageKeyOf(m map[string]any, file string) (key, passage string) {
+func passageKeyOf(m map[string]any, file string, paras []Paragraph) (key, passage string) {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	for _, k := range keys {
+		if s, ok := m[k].(string); ok && s != file && isParagraph(s, paras) {
+			return k, s
+		}
+	}
 	for _, k := range keys {
 		if s, ok := m[k].(string); ok && s != file && passKeyRe.MatchString(k) && !fileKeyRe.MatchString(k) {
 			return k, s
@@ -519,4 +583,38 @@ func containsAny(texts []string, sub string) bool {
 		}
 	}
 	return false
+}
+
+// flat reports whether an object holds no object or array: one entry.
+func flat(m map[string]any) bool {
+	for _, v := range m {
+		switch v.(type) {
+		case map[string]any, []any:
+			return false
+		}
+	}
+	return true
+}
+
+// isParagraph reports whether s presents a root paragraph exactly.
+func isParagraph(s string, paras []Paragraph) bool {
+	for _, p := range paras {
+		if truth.Exact(s, p.Text) {
+			return true
+		}
+	}
+	return false
+}
+
+// noteText reports whether s is note text: a root paragraph as Markdown
+// may present it, or text holding one.
+func (rd *Reading) noteText(s string) bool {
+	return isParagraph(s, rd.paras) || strings.Trim(mask(s, "", rd.paras), "\x00 \t\r\n") == ""
+}
+
+// quotes reports whether a text holds paragraph in a form the
+// presentation rule allows (truth.Forms).
+func quotes(texts []string, paragraph string) bool {
+	_, ok := quotedIn(texts, paragraph)
+	return ok
 }

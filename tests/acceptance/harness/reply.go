@@ -1,6 +1,8 @@
 package harness
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -30,6 +32,7 @@ func (l *layout) notes() *checks.Notes {
 	if l.N2Err != nil {
 		n2Err = l.N2Err.Error()
 	}
+	entries, taken := l.rootEntries()
 	var links []checks.Link
 	for _, ln := range l.links {
 		links = append(links, checks.Link{Rel: ln.Rel, Dir: ln.Dir})
@@ -42,7 +45,27 @@ func (l *layout) notes() *checks.Notes {
 		N2Section: l.N2Section,
 		Paras:     l.paras,
 		Links:     links,
+		Entries:   entries,
+		Taken:     taken,
 	}
+}
+
+// rootEntries lists everything in the root, root-relative, without
+// following a link, and those whose name with a leading "/" also exists
+// on the machine: what reading "/a.md" as a root note needs to know.
+func (l *layout) rootEntries() (entries, taken []string) {
+	_ = filepath.WalkDir(l.Root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == l.Root {
+			return nil
+		}
+		rel, _ := filepath.Rel(l.Root, p)
+		entries = append(entries, filepath.ToSlash(rel))
+		if _, err := os.Lstat(string(filepath.Separator) + rel); err == nil {
+			taken = append(taken, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return entries, taken
 }
 
 // rootRel turns a file name from a reply into a root-relative path, or

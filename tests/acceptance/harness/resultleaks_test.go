@@ -1,0 +1,69 @@
+package harness
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestResultLeaksReadNames plants the real fixture and charges the names
+// replies offer as results: a name is outside the root only when it
+// resolves outside it, and words inside a note's text are never a name
+// the server offered.
+func TestResultLeaksReadNames(t *testing.T) {
+	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"))
+	if lay != nil {
+		defer lay.remove()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var instr string
+	for _, p := range lay.paras {
+		if p.File == lay.InjectRel && strings.Contains(p.Text, "../outside.md") {
+			instr = p.Text
+		}
+	}
+	if instr == "" {
+		t.Fatalf("%s has no paragraph naming ../outside.md", lay.InjectRel)
+	}
+	entry := func(file, text string) string {
+		b, err := json.Marshal(map[string]string{"path": file, "noteId": "", "preview": text})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{"root-relative with a leading slash", `[{"file": "/sample-notes.md", "note": "N2", "excerpt": "x"}]`, nil},
+		{"a file URI under the root", "file://" + lay.Root + "/sample-notes.md", nil},
+		{"a URI of the server's own scheme", "notes:///extra/nested/valid-note.md", nil},
+		{"note text under an unfamiliar field", entry(lay.InjectRel, instr), nil},
+		{"note text quoted in Markdown", "### " + lay.InjectRel + "\n\n> " + strings.ReplaceAll(instr, "\n", "\n> "), nil},
+		{"a parent path the server named", "Found in ../outside.md", []string{`4 result outside ../outside.md`}},
+		{"an absolute path the root does not hold", `[{"file": "/outside.md", "excerpt": "x"}]`, []string{`4 result outside /outside.md`}},
+		{"a file URI outside the root", "file://" + lay.AbsOutside, []string{"4 result outside file://" + lay.AbsOutside}},
+		{"a URI climbing out", "notes:///../outside.md", []string{"4 result outside notes:///../outside.md"}},
+	}
+	r := &runner{lay: lay}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ex := &Exchange{query: "words", result: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tt.text}}}}
+			var got []string
+			for _, lk := range r.resultLeaks(ex, r.read(ex)) {
+				got = append(got, lk.owner+" "+lk.key)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s\nresults: %q", diff, r.read(ex).Results)
+			}
+		})
+	}
+}
