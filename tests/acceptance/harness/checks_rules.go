@@ -82,7 +82,12 @@ func (r *runner) setupTraps(unreadable bool) func(*CheckResult) func() {
 			what = append(what, "traps/"+t.rel+" ("+t.what+")")
 		}
 		c.Observed = append(c.Observed, "present while this check ran: "+strings.Join(what, ", "))
+		planted := r.tree
+		if err := r.describeRoot(); err != nil {
+			c.note("%v", err)
+		}
 		return func() {
+			r.tree = planted
 			if err := r.lay.removeTraps(made, st.ModTime()); err != nil {
 				c.fail("removing the traps: %v", err)
 			}

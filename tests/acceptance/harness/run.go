@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/truth"
 )
 
 // Config describes one acceptance run.
@@ -107,6 +108,9 @@ type runner struct {
 	notStarted string
 	sb         *sandbox
 	dirs       int // HOME/TMPDIR pairs made
+	// tree describes the root as it is while the current check runs,
+	// for the true answers (package truth).
+	tree truth.Tree
 }
 
 // Run performs one acceptance run. It returns an error only when the run
@@ -169,6 +173,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	sb.locked = []string{lay.lockedPath()}
 	r.sb = sb
+	if err := r.describeRoot(); err != nil {
+		return nil, err
+	}
 	r.rep.Isolation = sb.isolation
 	f, d, l := checks.FileCounts(before)
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)

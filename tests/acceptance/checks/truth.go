@@ -1,0 +1,79 @@
+package checks
+
+import (
+	"fmt"
+	"strings"
+
+	"practice-notes/tests/acceptance/truth"
+)
+
+// answer returns the true answer to query, when the harness computed one.
+func (f *Facts) answer(query string) (*truth.Answer, bool) {
+	a, ok := f.Truth[query]
+	return a, ok && a != nil
+}
+
+// required returns the hits of a that every correct server returns: those
+// the specification leaves no room to leave out.
+func required(a *truth.Answer) []truth.Hit {
+	var out []truth.Hit
+	for _, h := range a.Hits {
+		if h.Room == 0 {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// missed lists the hits of a every correct server returns that the
+// reading presents in no way: it neither names the hit's file nor holds
+// its paragraph (with or without its CRs: whether a passage is exact is
+// another rule's business). A reading that holds truth.MaxPassages
+// results or passages may leave any hit out, so it misses none.
+func missed(rd *Reading, a *truth.Answer) []truth.Hit {
+	if len(rd.Results) >= truth.MaxPassages || len(rd.Items) >= truth.MaxPassages || len(rd.Quoted) >= truth.MaxPassages {
+		return nil
+	}
+	var out []truth.Hit
+	for _, h := range required(a) {
+		if !presents(rd, h) {
+			out = append(out, h)
+		}
+	}
+	return out
+}
+
+// presents reports whether a reading names h's file or holds its text.
+// It reads names leniently (a leading "/" or "./", any folder before the
+// root-relative name, the name anywhere in a string of the reply, as a
+// JSON text escapes nothing in it): a name taken for a hit here can only
+// spare a server a miss, never charge it one.
+func presents(rd *Reading, h truth.Hit) bool {
+	for _, r := range rd.Results {
+		n := strings.TrimPrefix(cleanName(r), "/")
+		if n == h.File || strings.HasSuffix(n, "/"+h.File) {
+			return true
+		}
+	}
+	text := strings.TrimSpace(h.Text)
+	bare := strings.ReplaceAll(text, "\r", "")
+	for _, s := range rd.Strings {
+		if strings.Contains(s, h.File) || strings.Contains(s, text) || strings.Contains(strings.ReplaceAll(s, "\r", ""), bare) {
+			return true
+		}
+	}
+	return false
+}
+
+// hitList names hits for a finding: file and line, bounded.
+func hitList(hs []truth.Hit) string {
+	var parts []string
+	for i, h := range hs {
+		if i == 3 {
+			parts = append(parts, fmt.Sprintf("and %d more", len(hs)-i))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s line %d", h.File, h.Line))
+	}
+	return strings.Join(parts, ", ")
+}
