@@ -77,3 +77,36 @@ func hitList(hs []truth.Hit) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// presented names the files a reading presents as results or whose
+// paragraphs it quotes, for a reply whose true answer is empty. A result
+// whose passage its file does not hold is left out: an invented passage
+// is check 2's rule, whatever the query.
+func (f *Facts) presented(rd *Reading) []string {
+	var out []string
+	genuine := func(name string) bool {
+		if f.Notes == nil {
+			return true
+		}
+		rel, ok := f.Notes.RootRel(name)
+		if !ok {
+			return true
+		}
+		content, readable := f.Notes.Files[rel]
+		return !readable || !invented(rd, name, content)
+	}
+	for _, r := range rd.Results {
+		if genuine(r) {
+			out = AppendNew(out, r)
+		}
+	}
+	for _, p := range rd.Quoted {
+		out = AppendNew(out, p.File)
+	}
+	for _, it := range rd.Items {
+		if it.Passage != "" && it.File != "" && genuine(it.File) {
+			out = AppendNew(out, it.File)
+		}
+	}
+	return out
+}
