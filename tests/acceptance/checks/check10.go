@@ -20,8 +20,8 @@ var check10 = &Check{
 	Title:    "a non-ASCII phrase in another case is found (CRÈME-BRÛLÉE finds crème-brûlée)",
 	Hint:     "Use a Unicode-aware case fold (Go strings.EqualFold/ToLower, Python str.casefold, JavaScript toLowerCase), not an ASCII-only one.",
 	Fixtures: []string{UnicodeNote},
-	// Searches an ASCII word of the phrase's line, the phrase as written
-	// and the phrase in upper case.
+	// Searches the phrase as written, in upper case and an ASCII word of
+	// its line, then the hard cases.
 	Probe: func(w Wire, f *Facts) bool {
 		note := f.Fixtures[UnicodeNote]
 		if ref := search(w, UnicodeNote, note.Marker); !answered(ref) {
@@ -29,47 +29,60 @@ var check10 = &Check{
 		}
 		search(w, stepUnicodeUpper, strings.ToUpper(note.Marker))
 		search(w, stepUnicodeProof, note.Proof)
+		sendHardCases(w)
 		return true
 	},
 	Judge: func(f *Facts) Verdict {
-		var v Verdict
-		note := f.Fixtures[UnicodeNote]
-		ref, _ := f.step(UnicodeNote)
-		if !v.answered(ref, "tools/call") {
-			return v
-		}
-		refRd := f.read(ref, note.Marker)
-		if a, ok := f.answer(note.Marker); ok {
-			if miss := missed(refRd, a); len(miss) > 0 {
-				return judgeUnicodeMissed(f, v, ref, note, miss)
+		v := judgeUnicode(f)
+		for _, fd := range judgeHardCases(f) {
+			if fd.Owner == nil {
+				v.Summary = ""
 			}
-		} else if !refRd.Names(note.Rel) && !refRd.Quotes(note.Proof) {
-			v.Skip = fmt.Sprintf("%q as written did not find %s, so its other case has nothing to match (see check 3 for nested notes)", note.Marker, note.Rel)
-			return v
+			v.Findings = append(v.Findings, fd)
 		}
-		q := strings.ToUpper(note.Marker)
-		ex, _ := f.step(stepUnicodeUpper)
-		if !answered(ex) {
-			if !ex.NotSent {
-				v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step, Msg: fmt.Sprintf("%q got no answer", q)})
-			}
-			return v
-		}
-		rd := f.read(ex, q)
-		if a, ok := f.answer(q); ok {
-			if miss := missed(rd, a); len(miss) > 0 {
-				v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
-					Msg: fmt.Sprintf("%q missed %d passage(s) of the true answer that %q as written finds: %s", q, len(miss), note.Marker, hitList(miss))})
-				return v
-			}
-		} else if miss := rd.Missing(refRd); len(miss) > 0 {
-			v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
-				Msg: fmt.Sprintf("%q found less than %q as written: no %s", q, note.Marker, strings.Join(miss, "; "))})
-			return v
-		}
-		v.Summary = fmt.Sprintf("%q found %s, written %q", q, note.Rel, note.Marker)
 		return v
 	},
+}
+
+// judgeUnicode judges the searches for the non-ASCII phrase.
+func judgeUnicode(f *Facts) Verdict {
+	var v Verdict
+	note := f.Fixtures[UnicodeNote]
+	ref, _ := f.step(UnicodeNote)
+	if !v.answered(ref, "tools/call") {
+		return v
+	}
+	refRd := f.read(ref, note.Marker)
+	if a, ok := f.answer(note.Marker); ok {
+		if miss := missed(refRd, a); len(miss) > 0 {
+			return judgeUnicodeMissed(f, v, ref, note, miss)
+		}
+	} else if !refRd.Names(note.Rel) && !refRd.Quotes(note.Proof) {
+		v.Skip = fmt.Sprintf("%q as written did not find %s, so its other case has nothing to match (see check 3 for nested notes)", note.Marker, note.Rel)
+		return v
+	}
+	q := strings.ToUpper(note.Marker)
+	ex, _ := f.step(stepUnicodeUpper)
+	if !answered(ex) {
+		if !ex.NotSent {
+			v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step, Msg: fmt.Sprintf("%q got no answer", q)})
+		}
+		return v
+	}
+	rd := f.read(ex, q)
+	if a, ok := f.answer(q); ok {
+		if miss := missed(rd, a); len(miss) > 0 {
+			v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
+				Msg: fmt.Sprintf("%q missed %d passage(s) of the true answer that %q as written finds: %s", q, len(miss), note.Marker, hitList(miss))})
+			return v
+		}
+	} else if miss := rd.Missing(refRd); len(miss) > 0 {
+		v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
+			Msg: fmt.Sprintf("%q found less than %q as written: no %s", q, note.Marker, strings.Join(miss, "; "))})
+		return v
+	}
+	v.Summary = fmt.Sprintf("%q found %s, written %q", q, note.Rel, note.Marker)
+	return v
 }
 
 // judgeUnicodeMissed judges a server that did not find the non-ASCII

@@ -26,40 +26,63 @@ func required(a *truth.Answer) []truth.Hit {
 }
 
 // missed lists the hits of a every correct server returns that the
-// reading presents in no way: it neither names the hit's file nor holds
-// its paragraph (with or without its CRs: whether a passage is exact is
-// another rule's business). A reading that holds truth.MaxPassages
-// results or passages may leave any hit out, so it misses none.
+// reading does not present. A hit is presented when a string of the reply
+// holds its paragraph (with or without its CRs: whether a passage is exact
+// is another rule's business), or, when the reply holds no paragraph of
+// the hit's file that is a hit, when it names the file. A reading that
+// holds truth.MaxPassages results or passages may leave any hit out, so
+// it misses none.
 func missed(rd *Reading, a *truth.Answer) []truth.Hit {
 	if len(rd.Results) >= truth.MaxPassages || len(rd.Items) >= truth.MaxPassages || len(rd.Quoted) >= truth.MaxPassages {
 		return nil
 	}
+	quotesFile := map[string]bool{}
+	for _, h := range a.Hits {
+		if holds(rd, h) {
+			quotesFile[h.File] = true
+		}
+	}
 	var out []truth.Hit
 	for _, h := range required(a) {
-		if !presents(rd, h) {
+		if !holds(rd, h) && (quotesFile[h.File] || !names(rd, h.File)) {
 			out = append(out, h)
 		}
 	}
 	return out
 }
 
-// presents reports whether a reading names h's file or holds its text.
-// It reads names leniently (a leading "/" or "./", any folder before the
-// root-relative name, the name anywhere in a string of the reply, as a
-// JSON text escapes nothing in it): a name taken for a hit here can only
-// spare a server a miss, never charge it one.
-func presents(rd *Reading, h truth.Hit) bool {
+// names reports whether a reading names the file rel. It reads names
+// leniently (a leading "/" or "./", any folder before the root-relative
+// name, the name anywhere in a string of the reply): a name taken for a
+// hit here can only spare a server a miss, never charge it one.
+func names(rd *Reading, rel string) bool {
 	for _, r := range rd.Results {
 		n := strings.TrimPrefix(cleanName(r), "/")
-		if n == h.File || strings.HasSuffix(n, "/"+h.File) {
+		if n == rel || strings.HasSuffix(n, "/"+rel) {
 			return true
 		}
 	}
-	text := strings.TrimSpace(h.Text)
-	bare := strings.ReplaceAll(text, "\r", "")
 	for _, s := range rd.Strings {
-		if strings.Contains(s, h.File) || strings.Contains(s, text) || strings.Contains(strings.ReplaceAll(s, "\r", ""), bare) {
+		if strings.Contains(s, rel) {
 			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether a string of the reading holds h's paragraph in
+// one of the forms truth.Forms allows (quoted, indented), with or without
+// its CRs.
+func holds(rd *Reading, h truth.Hit) bool {
+	for _, t := range append([]string{h.Text}, h.Forms...) {
+		t = strings.TrimSpace(t)
+		for _, form := range truth.Forms(t) {
+			bare := strings.ReplaceAll(form, "\r", "")
+			for _, s := range rd.Strings {
+				if strings.Contains(s, form) || strings.Contains(strings.ReplaceAll(s, "\r", ""), bare) {
+					return true
+				}
+			}
 		}
 	}
 	return false
