@@ -87,15 +87,6 @@ func namesFile(rd *Reading, rel string) bool {
 	return false
 }
 
-func hitIn(a *truth.Answer, rel string) bool {
-	for _, h := range a.Hits {
-		if h.File == rel {
-			return true
-		}
-	}
-	return false
-}
-
 // inexact says why a reading that names h's file does not present h's
 // paragraph exactly, or "" when it does. It is exact when a result entry
 // of that file is the paragraph (truth.Exact), or when a string of the
