@@ -30,6 +30,9 @@ func (r *runner) searchAndProbe(ctx context.Context, s *session, c *CheckResult,
 	if t := r.probeTools(ctx, s, c, paths); t != "" {
 		sum += "; " + t
 	}
+	if t := r.probeSearchArgs(ctx, s, c, r.folderProbes(c.ID, names), qs); t != "" {
+		sum += "; " + t
+	}
 	return sum + r.probeResources(ctx, s, c, paths)
 }
 
