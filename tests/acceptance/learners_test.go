@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -31,32 +32,53 @@ type learner struct {
 	config func(*harness.Config)
 	// homeFile must not appear in the grader's own home folder.
 	homeFile string
+	// hidesHard is set for a defect that keeps the server from reaching
+	// the hard-case notes, so its family's hardFail does not show.
+	hidesHard bool
 }
 
 // family is one server program and the warnings it gets even when
 // correct, because its SDK behaves so (the official TypeScript SDK answers
 // an unknown tool with isError and a bad line with nothing; the Go SDK
 // ends the session on a line that is not JSON).
+//
+// hardFail lists the checks a family fails on the hard-case notes
+// (truth.HardCases) because of how its program reads text: the Go
+// learners drop the CR of every CRLF line, so a CRLF paragraph comes back
+// without its CRs (check 1). Lowercasing instead of folding (ς and σ stay
+// apart) warns under check 10, a quirk of the Go and Node learners.
 type family struct {
-	lang   string // python, go, node, npx
-	path   string // the script, or the folder for go run
-	quirks []string
+	lang     string // python, go, node, npx
+	path     string // the script, or the folder for go run
+	quirks   []string
+	hardFail []string
 }
 
 var families = map[string]family{
 	"python":     {lang: "python", path: "learners/python/server.py"},
 	"pyclass":    {lang: "python", path: "learners/pyclass/server.py"},
-	"go":         {lang: "go", path: "learners/go", quirks: []string{"8.5"}},
-	"gotyped":    {lang: "go", path: "learners/gotyped", quirks: []string{"8.5"}},
-	"mcpgo":      {lang: "go", path: "learners/mcpgo"},
-	"node":       {lang: "node", path: "server.mjs", quirks: []string{"8.4", "8.5", "13"}},
-	"npx":        {lang: "npx", path: "server.mjs", quirks: []string{"8.4", "8.5", "13"}},
-	"node-text":  {lang: "node", path: "text-server.mjs", quirks: []string{"8.4", "8.5"}},
-	"node-typed": {lang: "node", path: "structured-server.mjs", quirks: []string{"8.4", "8.5"}},
+	"go":         {lang: "go", path: "learners/go", quirks: []string{"8.5", "10"}, hardFail: []string{"1"}},
+	"gotyped":    {lang: "go", path: "learners/gotyped", quirks: []string{"8.5", "10"}, hardFail: []string{"1"}},
+	"mcpgo":      {lang: "go", path: "learners/mcpgo", quirks: []string{"10"}, hardFail: []string{"1"}},
+	"node":       {lang: "node", path: "server.mjs", quirks: []string{"8.4", "8.5", "10", "13"}},
+	"npx":        {lang: "npx", path: "server.mjs", quirks: []string{"8.4", "8.5", "10", "13"}},
+	"node-text":  {lang: "node", path: "text-server.mjs", quirks: []string{"8.4", "8.5", "10"}},
+	"node-typed": {lang: "node", path: "structured-server.mjs", quirks: []string{"8.4", "8.5", "10"}},
 }
 
 // ids lists check ids, for the tables below.
 func ids(list ...string) []string { return list }
+
+// union returns the ids in a or b, in the report's order.
+func union(a, b []string) []string {
+	var out []string
+	for _, c := range checks.All() {
+		if slices.Contains(a, c.ID) || slices.Contains(b, c.ID) {
+			out = append(out, c.ID)
+		}
+	}
+	return out
+}
 
 var learners = []learner{
 	// Correct servers in the styles instructors meet: text only, no
@@ -125,7 +147,7 @@ var learners = []learner{
 	{name: "node text, only \"files were not searched\"", family: "node-text", args: "--defect not-searched-message", fail: ids("2")},
 	{name: "python class, only \"files were not searched\"", family: "pyclass", args: "--defect not-searched-message", fail: ids("2")},
 	// Check 3: nested notes.
-	{name: "mcp-go, root folder only", family: "mcpgo", args: "-defect not-recursive", fail: ids("3")},
+	{name: "mcp-go, root folder only", family: "mcpgo", args: "-defect not-recursive", fail: ids("3"), hidesHard: true},
 	// Paths through a second read-only tool, links named as results,
 	// outside text and outside paths.
 	{name: "node text, read_note(path) follows links and ../", family: "node-text", args: "--defect read-note-tool", fail: ids("4", "5", "17", "18"), warn: ids("14", "19")},
@@ -258,7 +280,11 @@ func TestLearnerServers(t *testing.T) {
 					warned = append(warned, id)
 				}
 			}
-			if diff := cmp.Diff(l.fail, rep.IDs(harness.StatusFail), cmpEmpty); diff != "" {
+			wantFail := l.fail
+			if !l.hidesHard {
+				wantFail = union(l.fail, families[l.family].hardFail)
+			}
+			if diff := cmp.Diff(wantFail, rep.IDs(harness.StatusFail), cmpEmpty); diff != "" {
 				t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 			}
 			if diff := cmp.Diff(l.warn, warned, cmpEmpty); diff != "" {
