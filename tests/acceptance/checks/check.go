@@ -9,6 +9,8 @@ package checks
 import (
 	"io/fs"
 	"time"
+
+	"practice-notes/tests/acceptance/truth"
 )
 
 // Sections group checks by the part of the specification they come from.
@@ -110,6 +112,10 @@ type Facts struct {
 	// SignIn is check 1's search for sign-in, in its own process, for
 	// a check that compares with it; nil if check 1 sent none.
 	SignIn *Exchange `json:"signIn,omitempty"`
+	// Truth is the specification's answer to every search the check sent,
+	// by query, computed from the root as it was while the check ran
+	// (package truth); nil when the harness computed none.
+	Truth map[string]*truth.Answer `json:"truth,omitempty"`
 	// Exchanges of the process the check ran in, in the order sent.
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	// Stderr of that process (bounded).

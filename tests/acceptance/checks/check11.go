@@ -9,6 +9,12 @@ import (
 // check11Queries hold regular-expression and glob characters.
 var check11Queries = []string{"sign.in", "(N2)", "[", "*"}
 
+// phraseQueries are phrases of words that the hard-case notes hold only
+// apart (in different notes, or in one paragraph in the other order): the
+// true answer is empty, so a server that matches the words one by one
+// names a note.
+var phraseQueries = []string{"quokka tessellated", "quokka tessellated marzipan", "lantern walrus"}
+
 const stepStillAnswers = "sign-in afterwards"
 
 var regexErrRe = regexp.MustCompile(`(?i)regex|regular expression|pattern|unterminated|nothing to repeat|missing \)|unbalanced|invalid group|bad escape`)
@@ -16,10 +22,13 @@ var regexErrRe = regexp.MustCompile(`(?i)regex|regular expression|pattern|unterm
 var check11 = &Check{
 	ID:      "11",
 	Section: SectionTool,
-	Title:   "the query is a literal phrase: sign.in, (N2), [ and * match only themselves",
-	Hint:    "Search for the query as plain text (substring search); never compile it as a regular expression or glob.",
+	Title:   "the query is a literal phrase: sign.in, (N2), [ and * match only themselves, and words found only apart match nothing",
+	Hint:    "Search for the query as plain text (substring search); never compile it as a regular expression or glob, nor match its words one by one.",
 	Probe: func(w Wire, _ *Facts) bool {
 		for _, q := range check11Queries {
+			search(w, q, q)
+		}
+		for _, q := range phraseQueries {
 			search(w, q, q)
 		}
 		search(w, stepStillAnswers, SignIn)
@@ -64,10 +73,25 @@ var check11 = &Check{
 			}
 			parts = append(parts, fmt.Sprintf("%s answered with no passage lacking it", q))
 		}
+		for _, q := range phraseQueries {
+			ex, ok := f.step(q)
+			a, known := f.answer(q)
+			if !ok || !answered(ex) || toolResult(ex).IsError || !known || len(a.Hits) > 0 {
+				continue // not sent, or judged as any search (no answer: check 8)
+			}
+			rd := f.read(ex, q)
+			if shown := f.presented(rd); len(shown) > 0 {
+				fail(ex, false, "%q is a phrase whose words the notes hold only apart, so nothing matches it, yet the reply presented %s: the words were matched one by one", q, clip(strings.Join(shown, ", "), 160))
+				continue
+			}
+			parts = append(parts, fmt.Sprintf("%q found nothing", q))
+		}
 		if ex, _ := f.step(stepStillAnswers); ex.Error != "" && !ex.NotSent {
 			fail(ex, false, "the server stopped answering after those queries")
 		}
-		v.Summary = strings.Join(parts, "; ") + "; the server still answers sign-in"
+		if len(v.Findings) == 0 {
+			v.Summary = strings.Join(parts, "; ") + "; the server still answers sign-in"
+		}
 		return v
 	},
 }

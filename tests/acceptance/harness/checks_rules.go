@@ -30,6 +30,9 @@ func (r *runner) searchAndProbe(ctx context.Context, s *session, c *CheckResult,
 	if t := r.probeTools(ctx, s, c, paths); t != "" {
 		sum += "; " + t
 	}
+	if t := r.probeSearchArgs(ctx, s, c, r.folderProbes(c.ID, names), qs); t != "" {
+		sum += "; " + t
+	}
 	return sum + r.probeResources(ctx, s, c, paths)
 }
 
@@ -82,7 +85,12 @@ func (r *runner) setupTraps(unreadable bool) func(*CheckResult) func() {
 			what = append(what, "traps/"+t.rel+" ("+t.what+")")
 		}
 		c.Observed = append(c.Observed, "present while this check ran: "+strings.Join(what, ", "))
+		planted := r.tree
+		if err := r.describeRoot(); err != nil {
+			c.note("%v", err)
+		}
 		return func() {
+			r.tree = planted
 			if err := r.lay.removeTraps(made, st.ModTime()); err != nil {
 				c.fail("removing the traps: %v", err)
 			}

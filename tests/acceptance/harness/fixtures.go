@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/truth"
 )
 
 // FileLimit is the largest file, in bytes, that the contract lets a server
@@ -345,6 +346,14 @@ func buildLayout(practiceData string) (*layout, error) {
 	l.TrapMarker = "trapmark-" + token(5)
 	if err := os.Mkdir(l.TrapDir, 0o755); err != nil {
 		return l, err
+	}
+	// What servers get wrong (line endings, length-changing case folds,
+	// separators, a phrase's words apart), each with its true answer.
+	hardNotes, _ := truth.HardCases()
+	for _, n := range hardNotes {
+		if err := write(l.Root, n.Rel, n.Text); err != nil {
+			return l, err
+		}
 	}
 	l.paras = l.rootParagraphs()
 	return l, nil

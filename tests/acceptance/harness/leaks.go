@@ -181,7 +181,10 @@ func (r *runner) resultLeaks(ex *Exchange, rd *reading) []leak {
 		switch {
 		case strings.Contains(content, p) || strings.Contains(strings.ReplaceAll(content, "\r\n", "\n"), p):
 		case it.Clipped && strings.Contains(content, cut):
-		case strings.Contains(content, cut) || strings.Contains(strings.ToLower(content), strings.ToLower(cut)):
+		case strings.Contains(content, cut) || strings.Contains(strings.ToLower(content), strings.ToLower(cut)) ||
+			strings.Contains(strings.ToLower(strings.ReplaceAll(content, "\r\n", "\n")), strings.ToLower(cut)) ||
+			// reflowed: white space (a U+2028, a line break) rewritten
+			strings.Contains(strings.ToLower(strings.Join(strings.Fields(content), " ")), strings.ToLower(strings.Join(strings.Fields(cut), " "))):
 			out = append(out, leak{owner: "1", key: "altered passage", what: fmt.Sprintf("a passage credited to %s that is not byte-for-byte in it (cut, re-cased or padded): %q", rel, clip(it.Passage, 100)), hint: leakHints["1"]})
 		case ex.Check != "2":
 			out = append(out, leak{owner: "2", key: "invented passage", what: fmt.Sprintf("a passage credited to %s that is not in it (invented): %q", rel, clip(it.Passage, 100)), hint: leakHints["2"]})

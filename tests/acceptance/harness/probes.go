@@ -2,19 +2,25 @@ package harness
 
 import (
 	"context"
+	"path/filepath"
+
 	"encoding/json"
 	"fmt"
+	"practice-notes/tests/acceptance/checks"
 	"regexp"
 	"sort"
 	"strings"
 )
 
 // Every surface that takes a path is probed, not only search_notes:
-// resources, and every other tool annotated readOnlyHint: true that has a
-// string argument for a path, file, folder, dir, root or note. What comes
-// back is judged by the run-wide leak rules (outside text or paths, and a
-// listing of the folder above the root). A tool not annotated read-only
-// is never called: calling it might change something (check 14 lists it).
+// resources, every other tool the harness may call (checks.MayCall:
+// annotated read-only, or not annotated at all, and not saying it writes)
+// that has a string argument for a path, file, folder, dir, root or note,
+// and every string argument search_notes declares besides query. What
+// comes back is judged by the run-wide leak rules (outside text or paths,
+// and a listing of the folder above the root). A tool annotated
+// destructive or not read-only, or whose name or description says it
+// writes, is never called (check 14 lists it).
 
 var pathArgRe = regexp.MustCompile(`(?i)path|file|folder|dir|root|note|name|uri|location`)
 
@@ -23,22 +29,102 @@ type pathTool struct {
 	name, arg string
 }
 
-// pathTools lists the read-only tools besides search_notes that take a
-// path, asking tools/list once per process.
+// pathTools lists the tools besides search_notes the harness may call
+// that take a path, asking tools/list once per process.
 func (s *session) pathTools(ctx context.Context) []pathTool {
+	var out []pathTool
+	for _, t := range s.declared(ctx) {
+		if t.name != "search_notes" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// searchArgs lists the string arguments search_notes declares besides
+// query.
+func (s *session) searchArgs(ctx context.Context) []string {
+	var out []string
+	for _, t := range s.declared(ctx) {
+		if t.name == "search_notes" {
+			out = append(out, t.arg)
+		}
+	}
+	return out
+}
+
+// declared lists the callable tools that take a path, each with the
+// argument it takes it in, and search_notes with each string argument
+// besides query, asking tools/list once per process.
+func (s *session) declared(ctx context.Context) []pathTool {
 	if s.tools == nil {
 		tools, _ := s.listTools(ctx)
 		s.tools = []pathTool{}
 		for _, t := range tools {
-			if t.Name == "search_notes" || t.Annotations == nil || !t.Annotations.ReadOnlyHint {
-				continue
-			}
-			if arg := pathArg(t.InputSchema); arg != "" {
-				s.tools = append(s.tools, pathTool{t.Name, arg})
+			switch {
+			case t.Name == "search_notes":
+				for _, arg := range stringArgs(t.InputSchema) {
+					if arg != "query" {
+						s.tools = append(s.tools, pathTool{t.Name, arg})
+					}
+				}
+			case checks.MayCall(t):
+				if arg := pathArg(t.InputSchema); arg != "" {
+					s.tools = append(s.tools, pathTool{t.Name, arg})
+				}
 			}
 		}
 	}
 	return s.tools
+}
+
+// stringArgs names the string and array properties of a schema, sorted
+// (a string sent where an array of another kind is declared is refused).
+func stringArgs(schema any) []string {
+	b, err := json.Marshal(schema)
+	if err != nil {
+		return nil
+	}
+	var sc struct {
+		Properties map[string]struct {
+			Type any `json:"type"`
+		} `json:"properties"`
+	}
+	if json.Unmarshal(b, &sc) != nil {
+		return nil
+	}
+	var names []string
+	for n, p := range sc.Properties {
+		if t := fmt.Sprint(p.Type); strings.Contains(t, "string") || strings.Contains(t, "array") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// probeSearchArgs sends search_notes each folder in every string argument
+// it declares besides query, with queries that find the files behind
+// those folders, and says what was probed ("" when it declares none).
+// What comes back is judged by the leak rules, as for any reply.
+func (r *runner) probeSearchArgs(ctx context.Context, s *session, c *CheckResult, folders, queries []string) string {
+	args := s.searchArgs(ctx)
+	if len(args) == 0 || len(queries) == 0 || len(folders) == 0 {
+		return ""
+	}
+	n := 0
+	for _, arg := range args {
+		for _, dir := range folders {
+			for _, q := range queries {
+				ex := s.callTool(ctx, "search_notes", map[string]any{"query": q, arg: dir}, dir, q)
+				n++
+				if ex.TimedOut {
+					c.failOn(ex, "search_notes %s=%q got no answer within %s", arg, dir, r.cfg.Timeout)
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%d searches with search_notes's own argument(s) %s set to %s", n, strings.Join(args, ", "), strings.Join(folders, ", "))
 }
 
 // pathArg names the first string property of a schema (sorted) whose name
@@ -113,4 +199,15 @@ func (r *runner) probeResources(ctx context.Context, s *session, c *CheckResult,
 	}
 	refused := r.probeRefused(ctx, s, c, uris)
 	return fmt.Sprintf("; %d/%d resources/read probes refused", refused, len(uris))
+}
+
+// folderProbes are the folders sent in search_notes's own arguments by
+// the check id: the links it plants, and for check 17 the sibling folder
+// whose name starts with the root's, relative and absolute.
+func (r *runner) folderProbes(id string, links []string) []string {
+	out := append([]string{}, links...)
+	if id == "17" {
+		out = append(out, "../"+filepath.Base(r.lay.SiblingDir), r.lay.SiblingDir)
+	}
+	return out
 }

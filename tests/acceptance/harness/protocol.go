@@ -238,7 +238,12 @@ func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Excha
 		}
 	}
 	for _, f := range v.Findings {
-		c.add(finding{warn: f.Warn, msg: f.Msg, ex: shown[f.Step], detail: f.Detail, hint: f.Hint})
+		// A finding the judge charges to another check's rule goes there.
+		to := c
+		if f.Owner != nil && r.checks[f.Owner.ID] != nil {
+			to = r.checks[f.Owner.ID]
+		}
+		to.add(finding{warn: f.Warn, msg: f.Msg, ex: shown[f.Step], detail: f.Detail, hint: f.Hint})
 	}
 	if v.Summary != "" {
 		c.Summary = v.Summary

@@ -17,6 +17,7 @@ import (
 
 	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/sandbox"
+	"practice-notes/tests/acceptance/truth"
 )
 
 // Config describes one acceptance run.
@@ -108,6 +109,9 @@ type runner struct {
 	notStarted string
 	sb         *sandbox.Sandbox
 	dirs       int // HOME/TMPDIR pairs made
+	// tree describes the root as it is while the current check runs,
+	// for the true answers (package truth).
+	tree truth.Tree
 }
 
 // Run performs one acceptance run. It returns an error only when the run
@@ -166,6 +170,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}
 	defer sb.Remove()
 	r.sb = sb
+	if err := r.describeRoot(); err != nil {
+		return nil, err
+	}
 	r.rep.Isolation = sb.Isolation()
 	f, d, l := checks.FileCounts(before)
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)

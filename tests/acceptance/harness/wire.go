@@ -93,6 +93,7 @@ func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) 
 	}
 	c.def.Probe(w, facts)
 	facts.Exchanges = w.recorded
+	facts.Truth = r.truthFor(w.recorded)
 	for _, t := range s.tools {
 		facts.PathTools = append(facts.PathTools, checks.PathTool{Name: t.name, Arg: t.arg})
 	}

@@ -76,8 +76,12 @@ function paragraphs(text) {
   return out;
 }
 
+// fold compares case as Unicode does closely enough for notes: lowercase,
+// then the final sigma as the other sigma (toLowerCase keeps ς and σ apart).
+const fold = (s) => s.toLowerCase().replaceAll("ς", "σ");
+
 function search(query) {
-  const low = query.toLowerCase();
+  const low = fold(query);
   const matches = [];
   const skipped = [];
   let truncated = false;
@@ -132,7 +136,7 @@ function search(query) {
         continue;
       }
       for (const p of paragraphs(text)) {
-        const hit = defect === "regex" ? new RegExp(query, "i").test(p.text) : p.text.toLowerCase().includes(low);
+        const hit = defect === "regex" ? new RegExp(query, "i").test(p.text) : fold(p.text).includes(low);
         if (!hit) continue;
         if (matches.length === MAX_PASSAGES) {
           truncated = true;

@@ -217,8 +217,12 @@ function snippetOf(text, needle) {
   return (start > 0 ? "…" : "") + text.slice(start, end) + (end < text.length ? "…" : "");
 }
 
+// fold compares case as Unicode does closely enough for notes: lowercase,
+// then the final sigma as the other sigma (toLowerCase keeps ς and σ apart).
+const fold = (s) => s.toLowerCase().replaceAll("ς", "σ");
+
 function searchNotes(query) {
-  const needle = query.toLowerCase();
+  const needle = fold(query);
   const results = [];
   let total = 0;
   const add = (result, perFileCount) => {
@@ -238,7 +242,7 @@ function searchNotes(query) {
   const skipped = walkNotes((file, text) => {
     let inFile = 0;
     for (const p of splitParagraphs(text)) {
-      if (!p.text.toLowerCase().includes(needle)) continue;
+      if (!fold(p.text).includes(needle)) continue;
       let shownText = p.text;
       if (defect === "snippet") shownText = snippetOf(p.text, needle);
       if (defect === "whole-file") shownText = text;

@@ -202,13 +202,17 @@ function walkNotes(visit) {
   return skipped;
 }
 
+// fold compares case as Unicode does closely enough for notes: lowercase,
+// then the final sigma as the other sigma (toLowerCase keeps ς and σ apart).
+const fold = (s) => s.toLowerCase().replaceAll("ς", "σ");
+
 function searchNotes(query) {
-  const needle = query.toLowerCase();
+  const needle = fold(query);
   const results = [];
   let total = 0;
   const skipped = walkNotes((file, text) => {
     for (const p of splitParagraphs(text)) {
-      if (!p.text.toLowerCase().includes(needle)) continue;
+      if (!fold(p.text).includes(needle)) continue;
       total++;
       if (results.length < MAX_PASSAGES) results.push({ file, ...p });
     }

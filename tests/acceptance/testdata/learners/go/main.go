@@ -21,6 +21,7 @@ import (
 	"strings"
 	"syscall"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -154,7 +155,7 @@ func search(root, q string) []passage {
 			return nil
 		}
 		for _, p := range paragraphs(filepath.ToSlash(rel), string(b)) {
-			hay, needle := strings.ToLower(p.text), strings.ToLower(q)
+			hay, needle := fold(p.text), fold(q)
 			if *defect == "case-sensitive" {
 				hay, needle = p.text, q
 			}
@@ -189,15 +190,15 @@ func paragraphs(file, text string) []passage {
 	start := 0
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, passage{file: file, note: note, line: start, text: strings.Join(cur, "\n")})
+			out = append(out, passage{file: file, note: note, line: start, text: strings.TrimSuffix(strings.Join(cur, "\n"), "\r")})
 			cur = nil
 		}
 	}
 	for i, line := range strings.Split(text, "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if strings.TrimSpace(line) == "" || headRe.MatchString(line) {
+		// The line keeps its CR: a passage is the paragraph byte for byte.
+		if strings.TrimSpace(line) == "" || headRe.MatchString(strings.TrimSuffix(line, "\r")) {
 			flush()
-			if m := noteRe.FindStringSubmatch(line); m != nil {
+			if m := noteRe.FindStringSubmatch(strings.TrimSuffix(line, "\r")); m != nil {
 				note = m[1]
 			} else if strings.TrimSpace(line) != "" {
 				note = ""
@@ -211,4 +212,17 @@ func paragraphs(file, text string) []passage {
 	}
 	flush()
 	return out
+}
+
+// fold maps every letter to one member of its Unicode simple case folding
+// orbit, so that σ, ς and Σ, or k, K and the Kelvin sign, compare equal;
+// strings.ToLower would keep ς apart from σ.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
 }

@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -106,11 +107,11 @@ func searchNotes(root string, in Input) (*mcp.CallToolResult, Output, error) {
 	log.Printf("search_notes query=%q", q)
 
 	files, skipped := collect(root)
-	needle := strings.ToLower(q)
+	needle := fold(q)
 	matches := []Match{}
 	for _, f := range files {
 		for _, p := range paragraphs(f.text) {
-			if !strings.Contains(strings.ToLower(p.text), needle) {
+			if !strings.Contains(fold(p.text), needle) {
 				continue
 			}
 			text := p.text
@@ -307,7 +308,7 @@ type paragraph struct {
 }
 
 // paragraphs splits a note file at blank lines and Markdown headings. Each
-// paragraph keeps its lines exactly (only a trailing "\r" is dropped) and
+// paragraph keeps its lines exactly (the CR ending its last line is dropped) and
 // the note ID of the nearest heading above it.
 func paragraphs(text string) []paragraph {
 	var (
@@ -317,17 +318,17 @@ func paragraphs(text string) []paragraph {
 	)
 	end := func() {
 		if len(cur) > 0 {
-			out = append(out, paragraph{note: note, text: strings.Join(cur, "\n")})
+			out = append(out, paragraph{note: note, text: strings.TrimSuffix(strings.Join(cur, "\n"), "\r")})
 			cur = nil
 		}
 	}
 	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSuffix(line, "\r")
+		// The line keeps its CR: a passage is the paragraph byte for byte.
 		if strings.TrimSpace(line) == "" {
 			end()
 			continue
 		}
-		if title, ok := headingTitle(line); ok {
+		if title, ok := headingTitle(strings.TrimSuffix(line, "\r")); ok {
 			end()
 			note = leadingNoteID(title)
 			continue
@@ -369,4 +370,17 @@ func leadingNoteID(title string) string {
 		}
 	}
 	return id
+}
+
+// fold maps every letter to one member of its Unicode simple case folding
+// orbit, so that σ, ς and Σ, or k, K and the Kelvin sign, compare equal;
+// strings.ToLower would keep ς apart from σ.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
 }

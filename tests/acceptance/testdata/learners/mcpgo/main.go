@@ -20,6 +20,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -187,7 +188,7 @@ func search(root, q string) ([]passage, int) {
 // lower case-folds for matching. The correct version is Unicode-aware.
 func lower(s string) string {
 	if *defect != "ascii-fold" {
-		return strings.ToLower(s)
+		return fold(s)
 	}
 	// A learner's mistake: only A-Z are lower-cased.
 	b := []byte(s)
@@ -367,17 +368,17 @@ func paragraphs(file, text string) []passage {
 	var cur []string
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, passage{file: file, note: note, text: strings.Join(cur, "\n")})
+			out = append(out, passage{file: file, note: note, text: strings.TrimSuffix(strings.Join(cur, "\n"), "\r")})
 			cur = nil
 		}
 	}
 	for _, line := range strings.Split(text, "\n") {
-		line = strings.TrimSuffix(line, "\r")
+		// The line keeps its CR: a passage is the paragraph byte for byte.
 		if strings.TrimSpace(line) == "" {
 			flush()
 			continue
 		}
-		if title, ok := heading(line); ok {
+		if title, ok := heading(strings.TrimSuffix(line, "\r")); ok {
 			flush()
 			note = noteID(title)
 			continue
@@ -426,4 +427,17 @@ func noteID(title string) string {
 		}
 	}
 	return title[:i]
+}
+
+// fold maps every letter to one member of its Unicode simple case folding
+// orbit, so that σ, ς and Σ, or k, K and the Kelvin sign, compare equal;
+// strings.ToLower would keep ς apart from σ.
+func fold(s string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, s)
 }
