@@ -19,6 +19,12 @@ type Outcome struct {
 	Summary  string
 	Notes    []string
 	Skip     string // why it did not run
+	// NotGraded says why the check's own findings rest on no answer: the
+	// transport failed on every call it made (no reply, a dropped
+	// session). Its own findings and summary are then set aside and it is
+	// reported as skipped with this reason, never PASS; what others
+	// charged to it (a leak seen on stderr) still stands.
+	NotGraded string
 }
 
 // Sighting is an outside byte or path seen somewhere in a run. One
@@ -74,7 +80,9 @@ func Assemble(list []*Check, f Found) []Result {
 	notes := map[*Check][]string{}
 	for _, c := range list {
 		if o := f.Outcomes[c]; o != nil {
-			own[c] = append(own[c], o.Findings...)
+			if o.NotGraded == "" {
+				own[c] = append(own[c], o.Findings...)
+			}
 			notes[c] = append(notes[c], o.Notes...)
 		}
 	}
@@ -92,6 +100,9 @@ func Assemble(list []*Check, f Found) []Result {
 		res := Result{Check: c, Notes: notes[c]}
 		if o := f.Outcomes[c]; o != nil {
 			res.Summary, res.SkipReason = o.Summary, o.Skip
+			if o.NotGraded != "" {
+				res.Summary, res.SkipReason = "", o.NotGraded
+			}
 		}
 		res.decide(own[c])
 		out = append(out, res)
