@@ -165,14 +165,19 @@ func (res *Result) decide(all []Finding) {
 			res.Failures = append(res.Failures, f.Msg)
 		}
 	}
+	// A summary written while probing says what passed; once a finding
+	// stands, the summary is computed from the findings, so that it can
+	// never contradict the FAIL and WARN lines under it.
 	switch {
 	case len(res.Failures) > 0:
 		res.Status = StatusFail
+		res.Summary = summarize(res.Failures)
 	case len(res.Warnings) > 0:
 		res.Status = StatusWarn
+		res.Summary = summarize(res.Warnings)
 	case res.SkipReason != "":
 		res.Status = StatusSkip
-		res.Evidence = res.SkipReason
+		res.Evidence, res.Summary = res.SkipReason, res.SkipReason
 		return
 	default:
 		res.Status = StatusPass
@@ -209,6 +214,15 @@ func (res *Result) decide(all []Finding) {
 		hint = res.Check.Hint
 	}
 	res.Hint = hint
+}
+
+// summarize is the one line of a check with findings: the first, and
+// how many more.
+func summarize(msgs []string) string {
+	if n := len(msgs) - 1; n > 0 {
+		return fmt.Sprintf("%s (+%d more)", msgs[0], n)
+	}
+	return msgs[0]
 }
 
 // clip puts s on one line of at most n runes, marking a cut.

@@ -66,12 +66,35 @@ func TestNotGraded(t *testing.T) {
 		gotten = append(gotten, got{r.Check.ID, r.Status, r.Summary, r.Evidence})
 	}
 	want := []got{
-		{"4", StatusSkip, "", why},
-		{"5", StatusSkip, "", why},
-		{"12", StatusFail, "", "FAIL: text of root-old/private-notes.md appeared in stderr\n   secret"},
+		{"4", StatusSkip, why, why},
+		{"5", StatusSkip, why, why},
+		{"12", StatusFail, "text of root-old/private-notes.md appeared in stderr", "FAIL: text of root-old/private-notes.md appeared in stderr\n   secret"},
 	}
 	if diff := cmp.Diff(want, gotten); diff != "" {
 		t.Errorf("assembled (-want +got):\n%s", diff)
+	}
+}
+
+// TestSummaryFollowsFindings: a summary written while probing ("6 of 6
+// refused") gives way to the findings once one stands.
+func TestSummaryFollowsFindings(t *testing.T) {
+	list := []*Check{check12, check19, check4}
+	found := Found{Outcomes: map[*Check]*Outcome{
+		check12: {Summary: "6 of 6 refused", Findings: []Finding{{Msg: "a blank query returned 3 passages"}, {Msg: "a number was searched"}}},
+		check19: {Summary: "no outside byte", Findings: []Finding{{Msg: "shared-note.md was served", Warn: true}}},
+		check4:  {Summary: "5 searches returned no outside byte"},
+	}}
+	var got []string
+	for _, r := range Assemble(list, found) {
+		got = append(got, r.Status+": "+r.Summary)
+	}
+	want := []string{
+		"fail: a blank query returned 3 passages (+1 more)",
+		"warn: shared-note.md was served",
+		"pass: 5 searches returned no outside byte",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summaries (-want +got):\n%s", diff)
 	}
 }
 

@@ -57,3 +57,39 @@ func (r *runner) notGraded(def *checks.Check) string {
 	return fmt.Sprintf("not graded: the server did not answer; see check 8 (none of %d calls answered; the first, %s: %s)",
 		len(exs), first.label(), clip(first.Error, 120))
 }
+
+// wireAt places a received line: its stdout line number, and how many
+// lines the client had sent when it came.
+type wireAt struct{ line, sent int }
+
+// idless finds the first reply the server wrote without an id (or with
+// a null id), which no client can match to a request: the line, where it
+// came on stdout, and the last notification (a message without an id)
+// the client had sent before it, which such a reply usually answers.
+func (w *wire) idless() (line string, at int, notification string, ok bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i, g := range w.got {
+		var m map[string]json.RawMessage
+		if json.Unmarshal([]byte(g), &m) != nil {
+			continue // a batch: the client reads its members
+		}
+		if _, isCall := m["method"]; isCall {
+			continue
+		}
+		if id, has := m["id"]; has && string(id) != "null" {
+			continue
+		}
+		for k := min(w.gotAt[i].sent, len(w.sent)) - 1; k >= 0 && notification == ""; k-- {
+			var sent struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+			}
+			if json.Unmarshal([]byte(w.sent[k]), &sent) == nil && len(sent.ID) == 0 && sent.Method != "" {
+				notification = sent.Method
+			}
+		}
+		return g, w.gotAt[i].line, notification, true
+	}
+	return "", 0, "", false
+}

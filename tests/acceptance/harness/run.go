@@ -95,6 +95,7 @@ type runner struct {
 	// everything sent during the run, and stdout violations per check
 	allExchanges []*Exchange
 	violations   map[string][]string
+	badCounts    map[string]int // stdout lines that were not JSON-RPC, per key of violations
 	// violationOrder lists the keys of violations in the order found
 	violationOrder []string
 	leaks          []leak
@@ -154,6 +155,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		},
 		checks:     map[string]*CheckResult{},
 		violations: map[string][]string{},
+		badCounts:  map[string]int{},
 	}
 	if cfg.Limits == (Limits{}) {
 		cfg.Limits = DefaultLimits()
@@ -289,6 +291,9 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				c.add(f)
 				r.notStarted = st.id
 				if s != nil {
+					// The process was started for this check: its stdout
+					// and stderr are named after it.
+					s.check, s.checks = st.id, append(s.checks, st.id)
 					last = c
 					r.afterSession(s)
 					r.checkLeftovers(st.id, home, tmp)
@@ -363,7 +368,7 @@ func (r *runner) afterSession(s *session) {
 		}
 		r.saw(found, ex.Check, "the reply to "+ex.label(), ex)
 	}
-	during := "the process of check " + strings.Join(s.checks, ", ")
+	during := checks.ProcessOf(strings.Join(s.checks, ", "))
 	if len(s.checks) > 0 {
 		c := r.checks[s.checks[len(s.checks)-1]]
 		for _, o := range []struct{ name, cut string }{{"stdout", s.tap.raw.cut()}, {"stderr", s.stderr.cut()}} {
@@ -396,6 +401,7 @@ func (r *runner) afterSession(s *session) {
 	if _, v := s.tap.stats(); len(v) > 0 {
 		key := strings.Join(s.checks, ", ")
 		r.violations[key] = append(r.violations[key], v...)
+		r.badCounts[key] += s.tap.badCount()
 		r.violationOrder = append(r.violationOrder, key)
 	}
 }

@@ -48,7 +48,7 @@ func (r *runner) verdicts() {
 	facts := &checks.Facts{TimeLimit: r.cfg.Timeout.String()}
 	for _, key := range r.violationOrder {
 		v := r.violations[key]
-		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: len(v)})
+		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: max(r.badCounts[key], len(v))})
 	}
 	for _, ex := range r.allExchanges {
 		if ex.TimedOut {
