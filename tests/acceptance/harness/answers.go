@@ -35,6 +35,9 @@ func (e *Exchange) answered() bool {
 // and its protocol checks judge the transport itself; checks 7 and 16,
 // which send nothing of their own, depend on the whole run's answers.
 func (r *runner) notGraded(def *checks.Check) string {
+	if r.unreadable != "" && def.ID != "8" {
+		return r.unreadable
+	}
 	if def.ID == "8" || def.Section == checks.SectionProtocol || r.notStarted != "" {
 		return ""
 	}

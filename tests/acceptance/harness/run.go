@@ -106,6 +106,10 @@ type runner struct {
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
+	// unreadable is set with notStarted when the server did answer, in a
+	// form no client reads (a reply split over lines): check 8 fails and
+	// no other check is graded.
+	unreadable string
 	sb         *sandbox
 	dirs       int // HOME/TMPDIR pairs made
 }
@@ -261,7 +265,9 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 	for _, st := range steps {
 		c := r.checks[st.id]
 		if r.notStarted != "" {
-			c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			if r.unreadable == "" {
+				c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			}
 			continue
 		}
 		if s != nil && (s.exited() || s.stuck != "") {
@@ -288,7 +294,16 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				if s != nil {
 					f.detail = s.outputTail()
 				}
-				c.add(f)
+				if s != nil && s.tap.splitSeen() {
+					// The server answered, in lines no client reads: a
+					// fault of the protocol, which check 8 states.
+					f.msg = "no client can read the server's replies: " + strings.TrimPrefix(f.msg, "server did not start: ")
+					f.hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
+					r.checks["8"].add(f)
+					r.unreadable = "not graded: the server did not answer; see check 8 (its replies are split over several lines, which no client reads)"
+				} else {
+					c.add(f)
+				}
 				r.notStarted = st.id
 				if s != nil {
 					// The process was started for this check: its stdout

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 )
 
 // maxSplit bounds the lines held while looking for a message split over
@@ -46,7 +47,7 @@ func (s *splitLines) message() (msg string, lines int, ok bool) {
 	if json.Unmarshal(s.buf, &m) != nil || string(m["jsonrpc"]) != `"2.0"` {
 		return "", 0, false
 	}
-	msg = fmt.Sprintf("a JSON-RPC message split over %d lines (stdout lines %d-%d, pretty-printed; a message is one line): %q, then %q", s.to-s.from+1, s.from, s.to, s.first[0], s.first[1])
+	msg = fmt.Sprintf(splitPrefix+"%d lines (stdout lines %d-%d, pretty-printed; a message is one line): %q, then %q", s.to-s.from+1, s.from, s.to, s.first[0], s.first[1])
 	lines = s.violations
 	s.reset()
 	return msg, lines, true
@@ -72,4 +73,19 @@ func (t *stdoutTap) joinViolations(msg string, n int) {
 	if len(t.violations) < maxViolations {
 		t.violations = append(t.violations, msg)
 	}
+}
+
+// splitPrefix starts the violation of a message split over lines.
+const splitPrefix = "a JSON-RPC message split over "
+
+// splitSeen reports whether stdout carried a message split over lines.
+func (t *stdoutTap) splitSeen() bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, v := range t.violations {
+		if strings.HasPrefix(v, splitPrefix) {
+			return true
+		}
+	}
+	return false
 }
