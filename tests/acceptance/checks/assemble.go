@@ -19,6 +19,12 @@ type Outcome struct {
 	Summary  string
 	Notes    []string
 	Skip     string // why it did not run
+	// NotGraded says why the check's own findings rest on no answer: the
+	// transport failed on every call it made (no reply, a dropped
+	// session). Its own findings and summary are then set aside and it is
+	// reported as skipped with this reason, never PASS; what others
+	// charged to it (a leak seen on stderr) still stands.
+	NotGraded string
 }
 
 // Sighting is an outside byte or path seen somewhere in a run. One
@@ -74,7 +80,9 @@ func Assemble(list []*Check, f Found) []Result {
 	notes := map[*Check][]string{}
 	for _, c := range list {
 		if o := f.Outcomes[c]; o != nil {
-			own[c] = append(own[c], o.Findings...)
+			if o.NotGraded == "" {
+				own[c] = append(own[c], o.Findings...)
+			}
 			notes[c] = append(notes[c], o.Notes...)
 		}
 	}
@@ -92,6 +100,9 @@ func Assemble(list []*Check, f Found) []Result {
 		res := Result{Check: c, Notes: notes[c]}
 		if o := f.Outcomes[c]; o != nil {
 			res.Summary, res.SkipReason = o.Summary, o.Skip
+			if o.NotGraded != "" {
+				res.Summary, res.SkipReason = "", o.NotGraded
+			}
 		}
 		res.decide(own[c])
 		out = append(out, res)
@@ -154,14 +165,19 @@ func (res *Result) decide(all []Finding) {
 			res.Failures = append(res.Failures, f.Msg)
 		}
 	}
+	// A summary written while probing says what passed; once a finding
+	// stands, the summary is computed from the findings, so that it can
+	// never contradict the FAIL and WARN lines under it.
 	switch {
 	case len(res.Failures) > 0:
 		res.Status = StatusFail
+		res.Summary = summarize(res.Failures)
 	case len(res.Warnings) > 0:
 		res.Status = StatusWarn
+		res.Summary = summarize(res.Warnings)
 	case res.SkipReason != "":
 		res.Status = StatusSkip
-		res.Evidence = res.SkipReason
+		res.Evidence, res.Summary = res.SkipReason, res.SkipReason
 		return
 	default:
 		res.Status = StatusPass
@@ -198,6 +214,15 @@ func (res *Result) decide(all []Finding) {
 		hint = res.Check.Hint
 	}
 	res.Hint = hint
+}
+
+// summarize is the one line of a check with findings: the first, and
+// how many more.
+func summarize(msgs []string) string {
+	if n := len(msgs) - 1; n > 0 {
+		return fmt.Sprintf("%s (+%d more)", msgs[0], n)
+	}
+	return msgs[0]
 }
 
 // clip puts s on one line of at most n runes, marking a cut.

@@ -44,6 +44,60 @@ func TestAssemble(t *testing.T) {
 	}
 }
 
+// TestNotGraded: a check whose every call went unanswered is skipped
+// with the reason, whatever its own judge found (a pass or a fail resting
+// on no answer), while a leak charged to it by a sighting still fails it.
+func TestNotGraded(t *testing.T) {
+	const why = "not graded: the server did not answer; see check 8"
+	list := []*Check{check4, check5, check12}
+	found := Found{
+		Outcomes: map[*Check]*Outcome{
+			check4:  {Summary: "5 searches returned no outside byte", NotGraded: why},
+			check5:  {Findings: []Finding{{Msg: "tools/call got no answer", Step: "e1"}}, NotGraded: why},
+			check12: {Summary: "6 of 6 refused", NotGraded: why},
+		},
+		Sightings: []Sighting{
+			{Owner: check12, Key: "k", What: "text of root-old/private-notes.md", Where: "stderr", Line: "secret"},
+		},
+	}
+	type got struct{ ID, Status, Summary, Evidence string }
+	var gotten []got
+	for _, r := range Assemble(list, found) {
+		gotten = append(gotten, got{r.Check.ID, r.Status, r.Summary, r.Evidence})
+	}
+	want := []got{
+		{"4", StatusSkip, why, why},
+		{"5", StatusSkip, why, why},
+		{"12", StatusFail, "text of root-old/private-notes.md appeared in stderr", "FAIL: text of root-old/private-notes.md appeared in stderr\n   secret"},
+	}
+	if diff := cmp.Diff(want, gotten); diff != "" {
+		t.Errorf("assembled (-want +got):\n%s", diff)
+	}
+}
+
+// TestSummaryFollowsFindings: a summary written while probing ("6 of 6
+// refused") gives way to the findings once one stands.
+func TestSummaryFollowsFindings(t *testing.T) {
+	list := []*Check{check12, check19, check4}
+	found := Found{Outcomes: map[*Check]*Outcome{
+		check12: {Summary: "6 of 6 refused", Findings: []Finding{{Msg: "a blank query returned 3 passages"}, {Msg: "a number was searched"}}},
+		check19: {Summary: "no outside byte", Findings: []Finding{{Msg: "shared-note.md was served", Warn: true}}},
+		check4:  {Summary: "5 searches returned no outside byte"},
+	}}
+	var got []string
+	for _, r := range Assemble(list, found) {
+		got = append(got, r.Status+": "+r.Summary)
+	}
+	want := []string{
+		"fail: a blank query returned 3 passages (+1 more)",
+		"warn: shared-note.md was served",
+		"pass: 5 searches returned no outside byte",
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("summaries (-want +got):\n%s", diff)
+	}
+}
+
 // TestCatalogIDs: ids are unique and every check has a section, title
 // and hint.
 func TestCatalogIDs(t *testing.T) {

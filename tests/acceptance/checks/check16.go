@@ -20,7 +20,7 @@ var check16 = &Check{
 				shown = append(shown[:8:8], fmt.Sprintf("… and %d more", len(left.Lines)-8))
 			}
 			v.Findings = append(v.Findings, Finding{
-				Msg:    fmt.Sprintf("the process of check %s wrote into its fresh HOME, TMPDIR or config folder: %s", left.Process, left.Lines[0]),
+				Msg:    fmt.Sprintf("%s wrote into its fresh HOME, TMPDIR or config folder: %s", ProcessOf(left.Process), left.Lines[0]),
 				Detail: shown,
 			})
 		}

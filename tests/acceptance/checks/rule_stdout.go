@@ -22,7 +22,7 @@ var ruleStdout = &Rule{
 				first = p.BadLines[0]
 			}
 			v.Findings = append(v.Findings, Finding{
-				Msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in the process of check %s, first: %s", p.BadCount, p.Checks, first),
+				Msg:    fmt.Sprintf("stdout carried %d non-JSON-RPC line(s) in %s; the first: %s", p.BadCount, ProcessOf(p.Checks), first),
 				Detail: shown,
 				Hint:   "Write only JSON-RPC messages to stdout; send banners, logs and prints to stderr.",
 			})

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"practice-notes/tests/acceptance/checks"
 	"strings"
 
 	"practice-notes/tests/acceptance/record"
@@ -244,11 +245,11 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 		case c.Check != "":
 			also := ""
 			if len(c.See) > 0 {
-				also = " (see also " + checkWords(mdInlineAll(c.See)) + ")"
+				also = " (see also " + checks.CheckWords(mdInlineAll(c.See)) + ")"
 			}
 			p("but check %s failed%s:\n\n%s\n", mdInline(c.Check), also, mdFence(c.Evidence))
 		default:
-			p("but this run failed %s: see above.\n\n", checkWords(mdInlineAll(c.See)))
+			p("but this run failed %s: see above.\n\n", checks.CheckWords(mdInlineAll(c.See)))
 		}
 	}
 	for _, pr := range v.Problems {
@@ -311,16 +312,4 @@ func lineWords(ns []string) string {
 		return "Line " + ns[0]
 	}
 	return "Lines " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
-}
-
-// checkWords names checks in a sentence: "check 4", "checks 4 and 5",
-// "checks 1, 2 and 8".
-func checkWords(ids []string) string {
-	switch len(ids) {
-	case 0:
-		return "no check"
-	case 1:
-		return "check " + ids[0]
-	}
-	return "checks " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
 }

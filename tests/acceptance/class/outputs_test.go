@@ -484,7 +484,7 @@ func TestReason(t *testing.T) {
 		switch c.ID {
 		case "8":
 			c.Status, c.Evidence = "fail", "FAIL: stdout"
-			c.Failures = []string{`stdout carried 1 non-JSON-RPC line(s) in the process of check 1, 2, 3, 8.1, first: non-JSON-RPC stdout line: "ready"`}
+			c.Failures = []string{`stdout carried 1 non-JSON-RPC line(s) in the process of checks 1, 2, 3 and 8.1; the first: non-JSON-RPC stdout line: "ready"`}
 		case "20":
 			c.Status, c.Evidence = "fail", "FAIL: short"
 			c.Failures = []string{"a FIFO hung the search"}
@@ -494,7 +494,7 @@ func TestReason(t *testing.T) {
 	})
 	r := result(t, "a", "s", run, "")
 	for id, want := range map[string]string{
-		"8":  "stdout carried 1 non-JSON-RPC line(s), first: non-JSON-RPC …",
+		"8":  "stdout carried 1 non-JSON-RPC line(s); the first …",
 		"20": "a FIFO hung the search",
 		"21": "from the evidence",
 	} {

@@ -57,7 +57,7 @@ func findings(r *Result) map[string][]string {
 
 // processOfRe is the list of checks that shared a server process, which
 // a reason of a few words has no room for.
-var processOfRe = regexp.MustCompile(`\s+in the process of checks?(?: [\d.]+(?:, [\d.]+)*)?`)
+var processOfRe = regexp.MustCompile(`\s+in (?:the process of checks?(?: [\d.]+(?:(?:, | and )[\d.]+)*)?|a server process that served no check)`)
 
 // reason is a few words saying why a check failed: its first finding,
 // cut at a word boundary, or its evidence's first line.

@@ -103,22 +103,6 @@ func TestSummaryFiles(t *testing.T) {
 	}
 }
 
-func TestCheckWords(t *testing.T) {
-	for _, tt := range []struct {
-		ids  []string
-		want string
-	}{
-		{nil, "no check"},
-		{[]string{"8"}, "check 8"},
-		{[]string{"4", "5"}, "checks 4 and 5"},
-		{[]string{"1", "2", "8"}, "checks 1, 2 and 8"},
-	} {
-		if got := checkWords(tt.ids); got != tt.want {
-			t.Errorf("checkWords(%q) = %q, want %q", tt.ids, got, tt.want)
-		}
-	}
-}
-
 func TestFeedback(t *testing.T) {
 	out, _ := renderedClass(t)
 	bob := readFile(t, filepath.Join(out, "bob <&> 'x'.md"))

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/record"
 )
 
@@ -82,11 +83,11 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 		case c.Check != "":
 			also := ""
 			if len(c.See) > 0 {
-				also = " (see also " + checkWords(termAll(c.See)) + ")"
+				also = " (see also " + checks.CheckWords(termAll(c.See)) + ")"
 			}
 			fmt.Fprintf(w, "    but check %s failed%s: %s\n", term(c.Check), also, term(c.Evidence))
 		default:
-			fmt.Fprintf(w, "    but %s failed: see above\n", checkWords(termAll(c.See)))
+			fmt.Fprintf(w, "    but %s failed: see above\n", checks.CheckWords(termAll(c.See)))
 		}
 	}
 	for _, p := range v.Problems {

@@ -20,6 +20,10 @@ func answered(c *CheckResult, ex *Exchange) bool {
 		return false // the request the server did not answer is the finding
 	}
 	if ex.failed() {
+		if len(ex.Wire) > 1 && !ex.answered() {
+			c.failOn(ex, "%s was answered on stdout, but the client had dropped the session and could not read the reply: %s", ex.Method, clip(ex.Error, 200))
+			return false
+		}
 		c.failOn(ex, "%s got no answer: %s", ex.Method, clip(ex.Error, 200))
 		return false
 	}
@@ -43,6 +47,10 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	switch {
 	case rd.IsError:
 		c.failOn(ex, "isError reply: %q", clip(checks.FirstText(ex.result), 160))
+	case !rd.Names(r.lay.ValidRel) && !rd.Names(path.Base(r.lay.ValidRel)) && rd.Quotes(r.lay.ValidProof):
+		// The nested file was found: what is missing is its name.
+		c.add(finding{msg: fmt.Sprintf("the reply quotes the line of %s but does not name the file as a result (results: %v)", r.lay.ValidRel, rd.Results), ex: ex,
+			hint: "Name the file each passage came from, by its path relative to the root (" + r.lay.ValidRel + ")."})
 	case !rd.Names(r.lay.ValidRel) && !rd.Names(path.Base(r.lay.ValidRel)):
 		c.failOn(ex, "the reply does not name %s as a result (results: %v)", r.lay.ValidRel, rd.Results)
 	case !rd.Quotes(r.lay.ValidProof):
@@ -60,18 +68,15 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 	if !answered(c, lex) {
 		return
 	}
-	uri := ""
-	for _, res := range list {
-		if strings.HasSuffix(res.URI, r.lay.ValidRel) {
-			uri = res.URI
-		}
-	}
+	uri, from := offeredURI(r.lay.ValidRel, list, s.listTemplates(ctx), ex.result)
 	if uri == "" {
-		uri = r.resourcePrefix(list) + r.lay.ValidRel
-		c.note("%s was not in resources/list (%d resources); read %s", r.lay.ValidRel, len(list), uri)
-	} else {
-		c.note("the resource URI was taken from resources/list")
+		// A URI the server never offered proves nothing about it: the
+		// file is then read through search_notes only, as for a server
+		// without resources.
+		c.note("the server offered no URI for %s (resources/list named %d resources, and no template or link in a reply gave one), so the file was read through search_notes only", r.lay.ValidRel, len(list))
+		return
 	}
+	c.note("the resource URI was taken from %s", from)
 	rex := s.readResource(ctx, uri)
 	if !answered(c, rex) {
 		return
@@ -85,7 +90,8 @@ func (r *runner) check3(ctx context.Context, s *session, c *CheckResult) {
 		c.Summary += fmt.Sprintf("; resources/read %s returned the fixture text", uri)
 		c.note("resources/read content differs from the file bytes (%d vs %d bytes)", len(body), len(want))
 	default:
-		c.failOn(rex, "resources/read %s did not return the file's text", uri)
+		c.add(finding{msg: fmt.Sprintf("resources/read %s did not return the file's text", uri), ex: rex,
+			hint: "Answer resources/read of a URI you offer with that file's text, byte for byte."})
 	}
 }
 
@@ -366,6 +372,19 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 		c.Observed = append(c.Observed, fmt.Sprintf("client closed the server's stdin; the process exited by itself after %d ms with status %d", info.After.Milliseconds(), info.Code))
 	} else {
 		c.Observed = append(c.Observed, fmt.Sprintf("client closed the server's stdin; the process was still running after %s and got %s", r.cfg.ExitTimeout, info.Signal))
+	}
+	if line, at, notification, ok := s.wire.idless(); ok {
+		// The line that broke the session goes first: the failures after
+		// it are what it caused.
+		where := fmt.Sprintf("stdout line %d of this process", at)
+		if notification != "" {
+			where += "; the last notification the client had sent was " + notification + ", which gets no reply"
+		}
+		c.findings = append([]finding{{
+			msg:    fmt.Sprintf("the server wrote a reply with no id (%s); a client cannot match it to a request and drops the session", where),
+			detail: []string{"stdout: " + truncateBytes(line, 600)},
+			hint:   "Answer requests only: a notification (no id, such as notifications/initialized) gets no reply, and every reply carries the id of its request.",
+		}}, c.findings...)
 	}
 	msgsSeen, _ := s.tap.stats()
 	c.Observed = append(c.Observed, fmt.Sprintf("this process wrote %d stdout lines, each a JSON-RPC 2.0 message; stderr had %d bytes", msgsSeen, len(s.stderr.String())))

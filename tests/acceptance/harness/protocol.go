@@ -186,6 +186,9 @@ func (r *runner) protocolChecks(ctx context.Context) {
 			list = append(list, def)
 		}
 	}
+	if r.unreadable != "" {
+		return // not graded: no client reads the server's replies
+	}
 	if r.notStarted != "" {
 		for _, def := range list {
 			r.checks[def.ID].add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})

@@ -97,6 +97,7 @@ type runner struct {
 	// everything sent during the run, and stdout violations per check
 	allExchanges []*Exchange
 	violations   map[string][]string
+	badCounts    map[string]int // stdout lines that were not JSON-RPC, per key of violations
 	// violationOrder lists the keys of violations in the order found
 	violationOrder []string
 	leaks          []leak
@@ -107,6 +108,10 @@ type runner struct {
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
+	// unreadable is set with notStarted when the server did answer, in a
+	// form no client reads (a reply split over lines): check 8 fails and
+	// no other check is graded.
+	unreadable string
 	sb         *sandbox.Sandbox
 	dirs       int // HOME/TMPDIR pairs made
 	// tree describes the root as it is while the current check runs,
@@ -159,6 +164,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		},
 		checks:     map[string]*CheckResult{},
 		violations: map[string][]string{},
+		badCounts:  map[string]int{},
 	}
 	if cfg.Limits == (sandbox.Limits{}) {
 		cfg.Limits = sandbox.DefaultLimits()
@@ -263,7 +269,9 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 	for _, st := range steps {
 		c := r.checks[st.id]
 		if r.notStarted != "" {
-			c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			if r.unreadable == "" {
+				c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			}
 			continue
 		}
 		if s != nil && (s.exited() || s.stuck != "") {
@@ -290,9 +298,21 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				if s != nil {
 					f.detail = s.outputTail()
 				}
-				c.add(f)
+				if s != nil && s.tap.splitSeen() {
+					// The server answered, in lines no client reads: a
+					// fault of the protocol, which check 8 states.
+					f.msg = "no client can read the server's replies: " + strings.TrimPrefix(f.msg, "server did not start: ")
+					f.hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
+					r.checks["8"].add(f)
+					r.unreadable = "not graded: the server did not answer; see check 8 (its replies are split over several lines, which no client reads)"
+				} else {
+					c.add(f)
+				}
 				r.notStarted = st.id
 				if s != nil {
+					// The process was started for this check: its stdout
+					// and stderr are named after it.
+					s.check, s.checks = st.id, append(s.checks, st.id)
 					last = c
 					r.afterSession(s)
 					r.checkLeftovers(st.id, home, tmp)
@@ -363,7 +383,7 @@ func (r *runner) afterSession(s *session) {
 		}
 		r.saw(found, ex.Check, "the reply to "+ex.label(), ex)
 	}
-	during := "the process of check " + strings.Join(s.checks, ", ")
+	during := checks.ProcessOf(strings.Join(s.checks, ", "))
 	if len(s.checks) > 0 {
 		c := r.checks[s.checks[len(s.checks)-1]]
 		for _, o := range []struct{ name, cut string }{{"stdout", s.tap.raw.cut()}, {"stderr", s.stderr.cut()}} {
@@ -396,6 +416,7 @@ func (r *runner) afterSession(s *session) {
 	if _, v := s.tap.stats(); len(v) > 0 {
 		key := strings.Join(s.checks, ", ")
 		r.violations[key] = append(r.violations[key], v...)
+		r.badCounts[key] += s.tap.badCount()
 		r.violationOrder = append(r.violationOrder, key)
 	}
 }

@@ -120,11 +120,16 @@ type stdoutTap struct {
 	violations []string // the first maxViolations of badLines
 	done       chan struct{}
 	wire       *wire
+	// bad is closed at the first stdout line that is not a JSON-RPC
+	// message; split gathers such lines that together make one.
+	bad     chan struct{}
+	badOnce sync.Once
+	split   splitLines
 }
 
 func newStdoutTap(src io.Reader) *stdoutTap {
 	pr, pw := io.Pipe()
-	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: outputCap}, done: make(chan struct{})}
+	t := &stdoutTap{pr: pr, pw: pw, raw: capBuffer{max: outputCap}, done: make(chan struct{}), bad: make(chan struct{})}
 	go t.loop(src)
 	return t
 }
@@ -155,8 +160,12 @@ func (t *stdoutTap) loop(src io.Reader) {
 	defer close(t.done)
 	br := bufio.NewReaderSize(src, 64<<10)
 	forward := true
+	n := 0 // stdout lines read
 	for {
 		line, tooLong, err := readLine(br, maxStdoutLine)
+		if len(line) > 0 || tooLong {
+			n++
+		}
 		if tooLong {
 			t.addViolation(fmt.Sprintf("stdout line longer than %d bytes", maxStdoutLine))
 			forward = false // the client could not decode what follows
@@ -164,15 +173,24 @@ func (t *stdoutTap) loop(src io.Reader) {
 		if len(line) > 0 {
 			t.raw.Write(line)
 			ok, why := classifyStdoutLine(line)
+			if why != "" {
+				t.split.add(line, n)
+				t.badOnce.Do(func() { close(t.bad) })
+			} else if ok {
+				t.split.reset()
+			}
 			if ok {
 				t.mu.Lock()
 				t.messages++
 				t.mu.Unlock()
 				if t.wire != nil {
-					t.wire.received(line)
+					t.wire.received(line, n)
 				}
 			} else if why != "" {
 				t.addViolation(why)
+				if msg, lines, ok := t.split.message(); ok {
+					t.joinViolations(msg, lines)
+				}
 			}
 			if ok && forward {
 				if _, werr := t.pw.Write(line); werr != nil {
@@ -198,6 +216,13 @@ func (t *stdoutTap) addViolation(why string) {
 
 func (t *stdoutTap) Read(p []byte) (int, error) { return t.pr.Read(p) }
 func (t *stdoutTap) Close() error               { return t.pr.Close() }
+
+// badCount is how many stdout lines were not JSON-RPC messages.
+func (t *stdoutTap) badCount() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.badLines
+}
 
 func (t *stdoutTap) stats() (messages int, violations []string) {
 	t.mu.Lock()
@@ -246,8 +271,11 @@ type wire struct {
 	mu   sync.Mutex
 	sent []string
 	got  []string
-	w    io.WriteCloser
-	part []byte
+	// gotAt says, for each line of got, its stdout line number and how
+	// many lines had been sent when it came.
+	gotAt []wireAt
+	w     io.WriteCloser
+	part  []byte
 }
 
 func (w *wire) Close() error { return w.w.Close() }
@@ -272,11 +300,12 @@ func (w *wire) Write(p []byte) (int, error) {
 	return w.w.Write(p)
 }
 
-func (w *wire) received(line []byte) {
+func (w *wire) received(line []byte, n int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if len(w.got) < maxWireLines {
 		w.got = append(w.got, strings.TrimRight(string(line), "\r\n"))
+		w.gotAt = append(w.gotAt, wireAt{line: n, sent: len(w.sent)})
 	}
 }
 
@@ -429,17 +458,48 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	}
 	cctx, cancel := context.WithTimeout(ctx, cfg.startTimeout)
 	defer cancel()
+	// Once stdout carries a line that is not a JSON-RPC message (a reply
+	// pretty-printed over several lines, a log line), the answer to
+	// initialize gets the request limit, not the whole start limit: a
+	// server that prints its banner first still starts, one whose every
+	// reply is unreadable is reported without waiting out the start.
+	garbled := make(chan struct{})
+	go func() {
+		select {
+		case <-s.tap.bad:
+		case <-cctx.Done():
+			return
+		}
+		select {
+		case <-time.After(cfg.timeout):
+			close(garbled)
+			cancel()
+		case <-cctx.Done():
+		}
+	}()
 	t0 := time.Now()
 	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: s.wire}, opts)
 	s.connectMs = time.Since(t0).Milliseconds()
 	if err != nil {
 		why := err.Error()
+		cut := false
 		select {
-		case <-s.done:
-			why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
-		case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
-			if errors.Is(cctx.Err(), context.DeadlineExceeded) {
-				why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
+		case <-garbled:
+			cut = true
+			why = fmt.Sprintf("no initialize answer within %s (the request limit) of the first stdout line that is not a JSON-RPC message", cfg.timeout)
+			if _, v := s.tap.stats(); len(v) > 0 {
+				why += "; stdout carried " + v[0]
+			}
+		default:
+		}
+		if !cut {
+			select {
+			case <-s.done:
+				why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+			case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
+				if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+					why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
+				}
 			}
 		}
 		s.stop(2 * time.Second)

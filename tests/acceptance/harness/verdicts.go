@@ -28,7 +28,7 @@ func (r *runner) verdicts() {
 	found := checks.Found{Outcomes: map[*checks.Check]*checks.Outcome{}}
 	for _, def := range checks.All() {
 		c := r.checks[def.ID]
-		o := &checks.Outcome{Summary: c.Summary, Notes: c.Notes, Skip: c.SkipReason}
+		o := &checks.Outcome{Summary: c.Summary, Notes: c.Notes, Skip: c.SkipReason, NotGraded: r.notGraded(def)}
 		for _, f := range c.findings {
 			o.Findings = append(o.Findings, convert(def, f))
 		}
@@ -48,7 +48,7 @@ func (r *runner) verdicts() {
 	facts := &checks.Facts{TimeLimit: r.cfg.Timeout.String()}
 	for _, key := range r.violationOrder {
 		v := r.violations[key]
-		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: len(v)})
+		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: max(r.badCounts[key], len(v))})
 	}
 	for _, ex := range r.allExchanges {
 		if ex.TimedOut {
@@ -79,7 +79,7 @@ func (r *runner) verdicts() {
 	for _, res := range checks.Assemble(checks.All(), found) {
 		c := r.checks[res.Check.ID]
 		c.Status, c.Evidence, c.Hint = res.Status, res.Evidence, res.Hint
-		c.Summary, c.Notes = res.Summary, res.Notes
+		c.Summary, c.Notes, c.SkipReason = res.Summary, res.Notes, res.SkipReason
 		c.Failures, c.Warnings = res.Failures, res.Warnings
 		switch c.Status {
 		case StatusPass:
