@@ -45,11 +45,23 @@ import (
 //     refused at once;
 //   - a note's [Stamp] changes whenever its contents may have changed,
 //     except for the few changes that move no time (see Stamp);
+//   - a read returns what one write left in the note, never part of one
+//     write and part of another: a note whose size or times differ after
+//     the read from before it is read again, up to three more times, and
+//     then refused as changing; on Linux a note changed in the last two
+//     seconds is read only once a write in progress has ended (ext4,
+//     Btrfs and tmpfs make a SEEK_DATA wait for it), since a write sets
+//     the times before it copies its data;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //
 // It does not guarantee that:
 //
+//   - a note written with several writes is never read between them: it
+//     then holds part of each, and that is what a read returns; nor, on
+//     XFS, on Linux before 6.13 (whose times may not move for a write
+//     within one clock tick of the last) or elsewhere, that a read never
+//     meets a write's copy half done;
 //   - a directory moved out of the root while a read is resolving a name
 //     below it is not followed, as it could be by os.Root itself: no
 //     directory handle is kept from one read to the next;
