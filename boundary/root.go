@@ -37,7 +37,9 @@ import (
 //     caught;
 //   - an open never blocks (a FIFO cannot stall a read) and a read never
 //     takes more than MaxFileSize bytes, even from a file that is growing;
-//   - a walk examines at most [MaxEntries] entries;
+//   - a walk examines at most [MaxEntries] entries, and when a folder
+//     holds more, which ones does not depend on the order the file system
+//     lists them in (see [Root.Walk]);
 //   - a walk or a read returns by its context's deadline even when the
 //     file system never answers (a stalled network or FUSE mount), refused
 //     with [ErrNotInTime]: the system call is abandoned, not waited for,
@@ -87,6 +89,9 @@ type Root struct {
 	// settle is how old a note's times must be before it is given a
 	// Stamp; zero gives none (see Stamp).
 	settle time.Duration
+	// maxEntries is how many entries one walk examines: MaxEntries, or
+	// less in tests.
+	maxEntries int
 	// abandoned counts operations still running whose caller gave up at
 	// its deadline (see await).
 	abandoned atomic.Int64
@@ -136,13 +141,16 @@ func Open(dir string, test ...seam.Options) (*Root, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
 	}
-	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults}
+	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults, maxEntries: MaxEntries}
 	if err := root.initMount(); err != nil {
 		root.Close()
 		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
 	}
 	if opts.Settle > 0 {
 		root.settle = opts.Settle
+	}
+	if opts.MaxEntries > 0 {
+		root.maxEntries = opts.MaxEntries
 	}
 	return root, nil
 }
