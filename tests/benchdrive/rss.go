@@ -26,7 +26,7 @@ func measureRSS(label, dir string) (rssRow, error) {
 	if r.files, r.bytes, err = corpusSize(dir); err != nil {
 		return r, err
 	}
-	s, err := session(dir)
+	s, err := session(*bin, dir)
 	if err != nil {
 		return r, err
 	}
