@@ -10,11 +10,19 @@ import (
 	"practice-notes/boundary"
 )
 
-// maxSummaries is how many notes are summarised at most, about 1.2 KiB of
-// heap each (TestSummariesCapAndMemory measures it), so 9.3 MiB at most:
-// beyond it, notes are read on every call, and memory stays flat however
-// large the folder grows.
-const maxSummaries = 8192
+// maxSummaryBytes is the most heap summaries take: each takes its filter,
+// sized to its note's text (see newFilter), and about summaryOverhead
+// bytes besides (TestSummariesCapAndMemory measures it): about 280 bytes
+// for a note of 300 bytes, 1.2 KiB for one of 4 KB or more, so 9 MiB
+// hold the summaries of about 34,000 notes of 300 bytes or 7,900 of 4 KB. Notes beyond
+// it are read on every call, and memory stays flat however large the
+// folder grows.
+const (
+	maxSummaryBytes = 9 << 20
+	summaryOverhead = 150
+	// minSummaryBytes is the least a summary takes.
+	minSummaryBytes = minFilterBits/8 + summaryOverhead
+)
 
 // A summary is checked against a fresh read on a schedule, for the changes
 // no Stamp shows (see boundary.Stamp): between calls, the summaries whose
@@ -65,7 +73,9 @@ type summaries struct {
 	calls    int             // calls in progress
 	gen      uint64          // calls begun
 	building bool            // the goroutine making summaries runs
-	limit    int             // most notes summarised: maxSummaries, lower in tests
+	limit    int             // most notes summarised: boundary.MaxEntries, lower in tests
+	budget   int             // most bytes summaries take: maxSummaryBytes, lower in tests
+	bytes    int             // bytes the summaries take (see cost)
 	// The schedule of checks (see recheckAge), shorter in tests.
 	recheck, maxAge time.Duration
 	batch           int
@@ -87,7 +97,7 @@ type summary struct {
 // newSummaries returns an empty set of summaries.
 func newSummaries() *summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries,
+	return &summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: boundary.MaxEntries, budget: maxSummaryBytes,
 		recheck: recheckAge, maxAge: maxSummaryAge, batch: recheckBatch}
 }
 
@@ -120,7 +130,7 @@ func (s *summaries) prepare(root *boundary.Root) {
 		s.stopPrepare = nil
 		if err == nil && s.gen == 0 {
 			for _, n := range listing.Notes {
-				if n.Stamp() != (boundary.Stamp{}) && len(s.pending) < s.limit {
+				if n.Stamp() != (boundary.Stamp{}) && s.room(len(s.pending)) {
 					s.pending = append(s.pending, n)
 				}
 			}
@@ -173,7 +183,7 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 			return sm.f.mayHold(c.bits)
 		}
 	}
-	if sm != nil || len(s.notes)+len(c.pending) < s.limit {
+	if sm != nil || s.room(len(c.pending)) {
 		c.pending = append(c.pending, n)
 	}
 	return true
@@ -189,7 +199,7 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 	defer s.mu.Unlock()
 	s.calls--
 	if complete {
-		if len(s.notes) > listed || len(s.notes) >= s.limit {
+		if len(s.notes) > listed || !s.room(0) {
 			s.prune(c.gen)
 		}
 		s.pending = c.pending
@@ -203,6 +213,23 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 	s.building = true
 	s.wg.Add(1)
 	go s.build(root)
+}
+
+// room reports whether there may be room for another summary beside the
+// ones made and pending more: whether even the smallest would fit.
+func (s *summaries) room(pending int) bool {
+	return len(s.notes)+pending < s.limit && s.bytes+(pending+1)*minSummaryBytes <= s.budget
+}
+
+// cost is the heap a summary takes, as counted against the budget.
+func (sm *summary) cost() int { return len(sm.f)*8 + summaryOverhead }
+
+// drop forgets the summary of the note called name, if there is one.
+func (s *summaries) drop(name string) {
+	if sm, ok := s.notes[name]; ok {
+		s.bytes -= sm.cost()
+		delete(s.notes, name)
+	}
 }
 
 // due reports whether, at now, a summary may be old enough to be checked.
@@ -245,7 +272,7 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 func (s *summaries) prune(gen uint64) {
 	for name, sm := range s.notes {
 		if sm.gen < gen {
-			delete(s.notes, name)
+			s.drop(name)
 		}
 	}
 }
@@ -289,17 +316,25 @@ func (s *summaries) build(root *boundary.Root) {
 			// Read, and refused, on every call; a summary being checked
 			// is dropped, and made again once its note settles.
 			s.mu.Lock()
-			delete(s.notes, n.Name)
+			s.drop(n.Name)
 			s.mu.Unlock()
 			continue
 		}
 		folded = appendFolded(folded[:0], text)
-		sm := &summary{stamp: st, read: began}
-		sm.f.add(folded)
+		sm := &summary{stamp: st, read: began, f: newFilter(folded)}
 		s.mu.Lock()
-		if _, ok := s.notes[n.Name]; ok || len(s.notes) < s.limit {
+		old, ok := s.notes[n.Name]
+		fits := len(s.notes) < s.limit && s.bytes+sm.cost() <= s.budget
+		if ok {
+			fits = s.bytes-old.cost()+sm.cost() <= s.budget
+		}
+		if ok || fits {
+			s.drop(n.Name)
+		}
+		if fits {
 			sm.gen = s.gen
 			s.notes[n.Name] = sm
+			s.bytes += sm.cost()
 		}
 		s.mu.Unlock()
 	}
