@@ -294,7 +294,8 @@ const maxNames = 4 * MaxEntries
 // to maxNames in all), keeps what l found for the entries among the first
 // budget names, and examines the others of them, with an lstat each.
 func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, depth, budget int, extra []string) error {
-	all := append(slices.Clone(l.names), extra...)
+	all := make([]string, 0, len(l.names)+len(extra)+1000)
+	all = append(append(all, l.names...), extra...)
 	for len(all) < maxNames {
 		more, err := f.Readdirnames(min(1000, maxNames-len(all)))
 		all = append(all, more...)
@@ -306,11 +307,10 @@ func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, de
 		}
 	}
 	slices.Sort(all)
+	all = all[:budget]
 	last := all[budget-1] // the last name kept
-	examined := make(map[string]bool, len(l.names))
-	for _, n := range l.names {
-		examined[n] = true
-	}
+	examined := l.names
+	slices.Sort(examined)
 	base := func(rel string) string { return rel[strings.LastIndexByte(rel, '/')+1:] }
 	l.items = slices.DeleteFunc(l.items, func(it item) bool { return base(it.note.Name) > last })
 	kept := l.skipped[:0]
@@ -320,8 +320,8 @@ func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, de
 		}
 	}
 	l.skipped = kept
-	for _, name := range all[:budget] {
-		if examined[name] {
+	for _, name := range all {
+		if _, ok := slices.BinarySearch(examined, name); ok {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
