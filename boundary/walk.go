@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -241,6 +242,27 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 		return unreadable()
 	}
 	defer f.Close()
+	if budget > 0 && w.root.large.has(dir) {
+		// Larger than the budget last time: its names first.
+		all, err := readNames(f, nil)
+		if err != nil {
+			return unreadable()
+		}
+		if len(all) > budget {
+			slices.Sort(all)
+			if err := w.examine(ctx, &l, dir, depth, all[:budget], nil); err != nil {
+				return unreadable()
+			}
+			l.seen = budget
+			l.incomplete, l.cut = true, true
+			slices.SortFunc(l.items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+			return l, nil
+		}
+		w.root.large.note(dir, false)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return unreadable()
+		}
+	}
 	var names []string // every entry's name, once the budget is reached
 	for {
 		if budget-l.seen <= 0 {
@@ -295,16 +317,9 @@ const maxNames = 4 * MaxEntries
 // budget names, and examines the others of them, with an lstat each.
 func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, depth, budget int, extra []string) error {
 	all := make([]string, 0, len(l.names)+len(extra)+1000)
-	all = append(append(all, l.names...), extra...)
-	for len(all) < maxNames {
-		more, err := f.Readdirnames(min(1000, maxNames-len(all)))
-		all = append(all, more...)
-		if errors.Is(err, io.EOF) || (err == nil && len(more) == 0) {
-			break
-		}
-		if err != nil {
-			return err
-		}
+	all, err := readNames(f, append(append(all, l.names...), extra...))
+	if err != nil {
+		return err
 	}
 	slices.Sort(all)
 	all = all[:budget]
@@ -320,8 +335,20 @@ func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, de
 		}
 	}
 	l.skipped = kept
-	for _, name := range all {
-		if _, ok := slices.BinarySearch(examined, name); ok {
+	if err := w.examine(ctx, l, dir, depth, all, examined); err != nil {
+		return err
+	}
+	l.seen = budget
+	l.incomplete, l.cut = true, true
+	w.root.large.note(dir, true)
+	return nil
+}
+
+// examine examines the entries of dir called names, but for those in
+// done (sorted), with an lstat each, as list does.
+func (w *walker) examine(ctx context.Context, l *dirList, dir string, depth int, names, done []string) error {
+	for _, name := range names {
+		if _, ok := slices.BinarySearch(done, name); ok {
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -343,9 +370,55 @@ func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, de
 			l.items = append(l.items, it)
 		}
 	}
-	l.seen = budget
-	l.incomplete, l.cut = true, true
 	return nil
+}
+
+// readNames appends to names those of the entries f lists, up to maxNames
+// in all.
+func readNames(f *os.File, names []string) ([]string, error) {
+	for len(names) < maxNames {
+		more, err := f.Readdirnames(min(1000, maxNames-len(names)))
+		names = append(names, more...)
+		if errors.Is(err, io.EOF) || (err == nil && len(more) == 0) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// largeDirs remembers, for one Root, the directories a walk last found
+// larger than the entries it had left to examine, so that the next walk
+// reads their names first and examines only those it keeps, rather than
+// examining entries in the file system's order and then leaving out half
+// of them (see cut). It holds at most maxLargeDirs. Its zero value is
+// ready to use.
+type largeDirs struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+const maxLargeDirs = 64
+
+func (ld *largeDirs) note(dir string, large bool) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	switch {
+	case !large:
+		delete(ld.dirs, dir)
+	case ld.dirs == nil:
+		ld.dirs = map[string]bool{dir: true}
+	case len(ld.dirs) < maxLargeDirs:
+		ld.dirs[dir] = true
+	}
+}
+
+func (ld *largeDirs) has(dir string) bool {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	return ld.dirs[dir]
 }
 
 // A pendingList is a directory being listed ahead of the walk, as a call.
