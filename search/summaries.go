@@ -12,14 +12,14 @@ import (
 
 // maxSummaryBytes is the most heap summaries take: each takes its filter,
 // sized to its note's text (see newFilter), and about summaryOverhead
-// bytes besides (TestSummariesCapAndMemory measures it): about 280 bytes
-// for a note of 300 bytes, 1.2 KiB for one of 4 KB or more, so 9 MiB
-// hold the summaries of about 34,000 notes of 300 bytes or 7,900 of 4 KB. Notes beyond
-// it are read on every call, and memory stays flat however large the
-// folder grows.
+// bytes besides (TestSummariesCapAndMemory measures it): about 200 bytes
+// for a note of 300 bytes, 650 for one of 4 KB, 1.2 KiB for one of 8 KB
+// or more, so 10 MiB hold the summaries of 50,000 notes of 300 bytes,
+// 16,000 of 4 KB or 9,000 of 8 KB and more. Notes beyond it are read on
+// every call, and memory stays flat however large the folder grows.
 const (
-	maxSummaryBytes = 9 << 20
-	summaryOverhead = 150
+	maxSummaryBytes = 10 << 20
+	summaryOverhead = 140
 	// minSummaryBytes is the least a summary takes.
 	minSummaryBytes = minFilterBits/8 + summaryOverhead
 )
@@ -63,7 +63,10 @@ const (
 // first call, prepare does the same for every note. It is safe for
 // concurrent use; Close it before closing the root it reads.
 type summaries struct {
-	ctx    context.Context // ended by Close
+	ctx context.Context // ended by Close
+	// epoch is when the summaries were made; a summary's read is kept as
+	// the monotonic time since, 8 bytes rather than a time.Time's 24.
+	epoch  time.Time
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
@@ -89,15 +92,15 @@ type summaries struct {
 
 type summary struct {
 	stamp boundary.Stamp
-	gen   uint64    // the last call whose walk listed the note
-	read  time.Time // when the read it was made from began
+	gen   uint64        // the last call whose walk listed the note
+	read  time.Duration // when the read it was made from began, since the summaries' epoch
 	f     filter
 }
 
 // newSummaries returns an empty set of summaries.
 func newSummaries() *summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: boundary.MaxEntries, budget: maxSummaryBytes,
+	return &summaries{ctx: ctx, cancel: cancel, epoch: time.Now(), notes: map[string]*summary{}, limit: boundary.MaxEntries, budget: maxSummaryBytes,
 		recheck: recheckAge, maxAge: maxSummaryAge, batch: recheckBatch}
 }
 
@@ -179,7 +182,7 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	sm := s.notes[n.Name]
 	if sm != nil {
 		sm.gen = max(sm.gen, c.gen)
-		if sm.stamp == n.Stamp() && c.start.Sub(sm.read) <= s.maxAge {
+		if sm.stamp == n.Stamp() && c.start.Sub(s.epoch)-sm.read <= s.maxAge {
 			return sm.f.mayHold(c.bits)
 		}
 	}
@@ -250,9 +253,10 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 	// Summaries made from now on are read later than now.
 	s.nextCheck = now.Add(s.recheck)
 	for name, sm := range s.notes {
-		if now.Sub(sm.read) > s.recheck {
-			olds = append(olds, old{name, sm.read})
-		} else if next := sm.read.Add(s.recheck); next.Before(s.nextCheck) {
+		read := s.epoch.Add(sm.read)
+		if now.Sub(read) > s.recheck {
+			olds = append(olds, old{name, read})
+		} else if next := read.Add(s.recheck); next.Before(s.nextCheck) {
 			s.nextCheck = next
 		}
 	}
@@ -321,7 +325,7 @@ func (s *summaries) build(root *boundary.Root) {
 			continue
 		}
 		folded = appendFolded(folded[:0], text)
-		sm := &summary{stamp: st, read: began, f: newFilter(folded)}
+		sm := &summary{stamp: st, read: began.Sub(s.epoch), f: newFilter(folded)}
 		s.mu.Lock()
 		old, ok := s.notes[n.Name]
 		fits := len(s.notes) < s.limit && s.bytes+sm.cost() <= s.budget

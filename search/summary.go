@@ -9,11 +9,11 @@ import (
 
 // A filter's size follows its note's text: filterBitsPerByte bits per
 // byte of folded text, a power of two, at least minFilterBits and at most
-// maxFilterBits (1 KiB). A note of 300 bytes gets 1,024 bits (128 bytes):
-// about a quarter of them set, so a query of ten distinct trigrams is let
-// through by about one such note in a million that does not hold it.
+// maxFilterBits (1 KiB). A note of 300 bytes gets 512 bits (64 bytes):
+// about 40% of them set, so a query of ten distinct trigrams is let
+// through by about one such note in 10,000 that does not hold it.
 const (
-	filterBitsPerByte = 2
+	filterBitsPerByte = 1
 	minFilterBits     = 512
 	maxFilterBits     = 8192
 )

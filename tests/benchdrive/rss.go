@@ -71,7 +71,7 @@ func reportRSS(b *bytes.Buffer, rows []rssRow) {
 }
 
 // rssTargets checks the memory goals: at most 40 MiB on every corpus, and
-// flat as the folder grows past the summaries' budget of 9 MiB: from
+// flat as the folder grows past the summaries' budget of 10 MiB: from
 // the first to the last -rss-corpus, both past it, at most 10% more.
 func rssTargets(b *bytes.Buffer, rows []row, grow []rssRow) {
 	peak, where := int64(0), ""
