@@ -70,15 +70,18 @@ type summaries struct {
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	notes    map[string]*summary
-	pending  []boundary.Note // notes the last call found without a current summary
-	calls    int             // calls in progress
-	gen      uint64          // calls begun
-	building bool            // the goroutine making summaries runs
-	limit    int             // most notes summarised: boundary.MaxEntries, lower in tests
-	budget   int             // most bytes summaries take: maxSummaryBytes, lower in tests
-	bytes    int             // bytes the summaries take (see cost)
+	mu    sync.Mutex
+	notes map[string]*summary
+	// pending names the notes the last call found without a current
+	// summary: names only, 16 bytes each however many, and a read of one
+	// looks its name up again.
+	pending  []string
+	calls    int    // calls in progress
+	gen      uint64 // calls begun
+	building bool   // the goroutine making summaries runs
+	limit    int    // most notes summarised: boundary.MaxEntries, lower in tests
+	budget   int    // most bytes summaries take: maxSummaryBytes, lower in tests
+	bytes    int    // bytes the summaries take (see cost)
 	// The schedule of checks (see recheckAge), shorter in tests.
 	recheck, maxAge time.Duration
 	batch           int
@@ -134,7 +137,7 @@ func (s *summaries) prepare(root *boundary.Root) {
 		if err == nil && s.gen == 0 {
 			for _, n := range listing.Notes {
 				if n.Stamp() != (boundary.Stamp{}) && s.room(len(s.pending)) {
-					s.pending = append(s.pending, n)
+					s.pending = append(s.pending, n.Name)
 				}
 			}
 		}
@@ -151,7 +154,7 @@ type summaryCall struct {
 	bits    []uint32  // the query's trigrams
 	gen     uint64    // the call's mark on the summaries it saw listed
 	start   time.Time // when the call began
-	pending []boundary.Note
+	pending []string
 }
 
 // begin starts a call for q; the call's walk then hands every note it lists
@@ -187,7 +190,7 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 		}
 	}
 	if sm != nil || s.room(len(c.pending)) {
-		c.pending = append(c.pending, n)
+		c.pending = append(c.pending, n.Name)
 	}
 	return true
 }
@@ -267,7 +270,7 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 	}
 	// build takes pending from its end: the oldest goes last.
 	for i := len(olds) - 1; i >= 0; i-- {
-		s.pending = append(s.pending, boundary.Note{Name: olds[i].name})
+		s.pending = append(s.pending, olds[i].name)
 	}
 }
 
@@ -303,7 +306,7 @@ func (s *summaries) build(root *boundary.Root) {
 			s.mu.Unlock()
 			return
 		}
-		n := s.pending[len(s.pending)-1]
+		n := boundary.Note{Name: s.pending[len(s.pending)-1]}
 		s.pending = s.pending[:len(s.pending)-1]
 		s.mu.Unlock()
 
