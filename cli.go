@@ -393,8 +393,8 @@ The block below names the installed path.
 }
 
 // The collector is paced by a soft memory limit more than by the growth of
-// the heap. The heap a server keeps is bounded (the summaries of at most
-// 8,192 notes, about 9.3 MiB; see search.Options) and a call's own
+// the heap. The heap a server keeps is bounded (summaries take at most
+// 10 MiB, however many notes; see search.Options) and a call's own
 // memory follows the number of notes listed, at most boundary.MaxEntries.
 // With the default pacing (GOGC=100) a call over thousands of notes
 // collects several times while it runs, and the heap may still grow to

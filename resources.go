@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"sort"
 	"strings"
+	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -110,22 +113,63 @@ func noteMIMEType(name string) string {
 	return "text/markdown; charset=utf-8"
 }
 
-// listNotes answers resources/list with the notes a search would read,
-// walked afresh on every call like search, so a note added while the
-// server runs is listed. The SDK lists only resources registered up front,
-// so resourcesMiddleware routes the method here.
+// listingLife is how long the names a resources/list walk found are used
+// for the pages after the first.
+const listingLife = 30 * time.Second
+
+// noteListing keeps the names the last resources/list walk found, so that
+// a client listing every page costs one walk, not one per page: the pages
+// after the first are cut from it for listingLife after the walk. The
+// first page is always walked afresh. Its zero value is ready to use.
+type noteListing struct {
+	mu    sync.Mutex
+	names []string // listable names, in byte order
+	taken time.Time
+}
+
+// get returns the listable names of the notes, walked afresh unless
+// fresh is false and a walk less than listingLife ago found them.
+func (nl *noteListing) get(ctx context.Context, root *boundary.Root, fresh bool) ([]string, error) {
+	nl.mu.Lock()
+	names, taken := nl.names, nl.taken
+	nl.mu.Unlock()
+	if !fresh && names != nil && time.Since(taken) < listingLife {
+		return names, nil
+	}
+	taken = time.Now()
+	listing, err := root.Walk(ctx)
+	if err != nil {
+		return nil, err
+	}
+	names = make([]string, 0, len(listing.Notes))
+	for _, n := range listing.Notes {
+		if listable(n.Name) {
+			names = append(names, n.Name)
+		}
+	}
+	nl.mu.Lock()
+	nl.names, nl.taken = names, taken
+	nl.mu.Unlock()
+	return names, nil
+}
+
+// listNotes answers resources/list with the notes a search would read. The
+// first page is walked afresh, like a search, so a note added while the
+// server runs is listed; the pages after it are cut from that walk while
+// it is recent (see noteListing), and every page from a fresh walk after
+// that. The SDK lists only resources registered up front, so
+// resourcesMiddleware routes the method here.
 func (ns *notesServer) listNotes(ctx context.Context, req *mcp.ListResourcesRequest) (*mcp.ListResourcesResult, error) {
 	var cursor string
 	if req.Params != nil {
 		cursor = req.Params.Cursor
 	}
-	listing, err := ns.root.Walk(ctx)
+	if _, err := decodeCursor(cursor); err != nil {
+		return nil, err
+	}
+	names, err := ns.listed.get(ctx, ns.root, cursor == "")
 	if err != nil {
 		return nil, fmt.Errorf("listing notes: %w", err)
-	}
-	names := make([]string, len(listing.Notes))
-	for i, n := range listing.Notes {
-		names[i] = n.Name
 	}
 	page, next, err := pageNotes(names, cursor, resourcePageSize)
 	if err != nil {
@@ -147,23 +191,37 @@ func (ns *notesServer) listNotes(ctx context.Context, req *mcp.ListResourcesRequ
 	return res, nil
 }
 
+// decodeCursor returns the name a cursor says the previous page ended at,
+// or "" for no cursor.
+func decodeCursor(cursor string) (string, error) {
+	if cursor == "" {
+		return "", nil
+	}
+	b, err := base64.RawURLEncoding.DecodeString(cursor)
+	if err != nil || len(b) == 0 {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
+	}
+	return string(b), nil
+}
+
 // pageNotes returns the page of names (sorted, as Walk returns them) that
 // follows cursor, and the cursor of the next page if there is one. A cursor
 // is the last name of the previous page, encoded, so pages stay consistent
 // when notes are added or removed between calls. Names that noteName would
 // not give back from their URI, such as one holding "%", are left out:
-// they could not be read.
+// they could not be read. The page is found by binary search, so listing
+// every page costs time linear in the number of names.
 func pageNotes(names []string, cursor string, size int) (page []string, next string, err error) {
-	var after string
-	if cursor != "" {
-		b, err := base64.RawURLEncoding.DecodeString(cursor)
-		if err != nil || len(b) == 0 {
-			return nil, "", &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "invalid cursor"}
-		}
-		after = string(b)
+	after, err := decodeCursor(cursor)
+	if err != nil {
+		return nil, "", err
 	}
-	for _, name := range names {
-		if cursor != "" && name <= after || !listable(name) {
+	i := 0
+	if cursor != "" {
+		i = sort.Search(len(names), func(i int) bool { return names[i] > after })
+	}
+	for _, name := range names[i:] {
+		if !listable(name) {
 			continue
 		}
 		if len(page) == size {

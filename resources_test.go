@@ -3,12 +3,14 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -16,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/boundary"
+	"practice-notes/boundary/seam"
 	"practice-notes/search"
 )
 
@@ -31,6 +34,15 @@ func notesSession(t *testing.T, dir string, log *slog.Logger) *mcp.ClientSession
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { root.Close() })
+	return notesSessionOn(t, root, log)
+}
+
+// notesSessionOn is notesSession on a root already open.
+func notesSessionOn(t *testing.T, root *boundary.Root, log *slog.Logger) *mcp.ClientSession {
+	t.Helper()
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
 	ctx := context.Background()
 	st, ct := mcp.NewInMemoryTransports()
 	ss, err := newServer(root, search.New(root, search.Options{}), log).Connect(ctx, st, nil)
@@ -144,6 +156,61 @@ func TestListNotesIsFresh(t *testing.T) {
 	}
 	if len(res.Resources) != 2 {
 		t.Errorf("listed %d notes, want 2", len(res.Resources))
+	}
+}
+
+// Listing every page costs about one walk, not one per page: the
+// directories listed while a client pages through 2,500 notes in five
+// folders are counted, against those one walk lists.
+func TestListEveryPageCostsOneWalk(t *testing.T) {
+	dir := t.TempDir()
+	var want []string
+	for d := range 5 {
+		if err := os.Mkdir(filepath.Join(dir, fmt.Sprintf("f%d", d)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		for i := range 500 {
+			name := fmt.Sprintf("f%d/n%03d.md", d, i)
+			writeNote(t, filepath.Join(dir, filepath.FromSlash(name)), "a note")
+			want = append(want, name)
+		}
+	}
+	var lists atomic.Int64
+	root, err := boundary.Open(dir, seam.Options{Faults: func(_ context.Context, op seam.Op, _ string) error {
+		if op == seam.ListDir {
+			lists.Add(1)
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	ctx := context.Background()
+	if _, err := root.Walk(ctx); err != nil {
+		t.Fatal(err)
+	}
+	oneWalk := lists.Swap(0)
+	cs := notesSessionOn(t, root, nil)
+	var got []string
+	pages := 0
+	for cursor := ""; ; pages++ {
+		res, err := cs.ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Resources {
+			got = append(got, r.Name)
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("notes listed over %d pages (-want +got):\n%s", pages+1, diff)
+	}
+	if n := lists.Load(); n > 2*oneWalk {
+		t.Errorf("listing %d pages listed %d directories; one walk lists %d", pages+1, n, oneWalk)
 	}
 }
 

@@ -22,6 +22,7 @@ type notesServer struct {
 	root     *boundary.Root
 	searcher *search.Searcher // of root
 	log      *slog.Logger
+	listed   noteListing // the last resources/list walk
 }
 
 // newServer returns an MCP server for root with its one tool, searching

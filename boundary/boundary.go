@@ -37,6 +37,7 @@ var (
 	errTooLarge    = errors.New("larger than the 100 KiB file limit")
 	errNotRegular  = errors.New("not a regular file")
 	errNotText     = errors.New("not text (invalid UTF-8 or NUL bytes)")
+	errChanging    = fmt.Errorf("changed while it was read, %d times in a row", maxRereads+1)
 	errNotNote     = errors.New("not a note (only .md, .markdown and .txt files are read)")
 	errHidden      = errors.New("hidden (a name on its path starts with a dot)")
 	errMountPoint  = errors.New("on another file system (mount points inside the root are not crossed)")

@@ -59,27 +59,71 @@ func notInTime(name string, aerr error) error {
 	return aerr
 }
 
+// maxRereads is how many more times a note found changed after a read is
+// read again before it is refused with errChanging.
+const maxRereads = 3
+
 // readChecked reads the note called name, already opened and checked to be
-// a regular file of size bytes, through read, into buf's storage when it can
-// hold MaxFileSize+1 bytes and into new memory otherwise, and checks what
-// was read.
-func readChecked(name string, read func([]byte) (int, error), size int64, buf []byte) ([]byte, error) {
-	if cap(buf) <= MaxFileSize {
-		// No reusable buffer: size a new one to the file, plus one byte to
-		// see the end of the file (or that it grew) without another call.
-		buf = make([]byte, 0, size+1)
+// a regular file, through read, into buf's storage when it can hold
+// MaxFileSize+1 bytes and into new memory otherwise, and checks what was
+// read.
+//
+// v is the opened file's version before the read (its size, and its times
+// where the system gives them), and version gives it again. When it is
+// not the same after the read, the note was written while it was read,
+// and what was read may be part of one write and part of another: the note
+// is read again from its start (rewind), at most maxRereads more times,
+// and refused with errChanging after that. What is returned is then the
+// whole of one version of the note, as far as a version shows a write
+// (see Stamp for the writes that move no time). version may refuse the
+// note, as the checks made on the opened file would, and the version of
+// what is returned is returned with it.
+//
+// A write sets the times before it copies its data in, so a read that
+// meets the copy half done sees a changed version only when the times were
+// set after the version before the read was taken. wait, when not nil, is
+// called with that version before each read: it waits for a write in
+// progress on the file to end, so that any write a read meets began after
+// the version was taken.
+func readChecked[V comparable](name string, read func([]byte) (int, error), rewind func() error,
+	version func() (V, int64, error), v V, size int64, buf []byte, wait func(V)) ([]byte, V, error) {
+	for try := 0; ; try++ {
+		into := buf
+		if cap(into) <= MaxFileSize {
+			// No reusable buffer: size a new one to the file, plus one byte
+			// to see the end of the file (or that it grew) without another
+			// call.
+			into = make([]byte, 0, size+1)
+		}
+		if wait != nil {
+			wait(v)
+		}
+		data, err := readLimited(read, into[:0], size)
+		if err != nil {
+			return nil, v, refuse(name, errUnreadable, err)
+		}
+		after, afterSize, err := version()
+		if err != nil {
+			return nil, v, err
+		}
+		if after != v {
+			if try == maxRereads {
+				return nil, v, refuse(name, errChanging, nil)
+			}
+			if err := rewind(); err != nil {
+				return nil, v, refuse(name, errUnreadable, err)
+			}
+			v, size = after, afterSize
+			continue
+		}
+		if len(data) > MaxFileSize {
+			return nil, v, refuse(name, errTooLarge, nil)
+		}
+		if !isText(data) {
+			return nil, v, refuse(name, errNotText, nil)
+		}
+		return data, v, nil
 	}
-	data, err := readLimited(read, buf[:0], size)
-	if err != nil {
-		return nil, refuse(name, errUnreadable, err)
-	}
-	if len(data) > MaxFileSize {
-		return nil, refuse(name, errTooLarge, nil)
-	}
-	if !isText(data) {
-		return nil, refuse(name, errNotText, nil)
-	}
-	return data, nil
 }
 
 // readLimited appends what read returns to buf until the end of the file

@@ -2,6 +2,7 @@ package boundary
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -54,7 +55,8 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 //     must still name this very file, with one link.
 //
 // When stamp is not nil, it is set to the Stamp of the opened file, taken
-// before it is read: a write during the read changes the file's Stamp.
+// before it is read: a write during the read changes the file's Stamp, and
+// the note is then read again (see readChecked).
 func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
 	fd, err := r.openNote(name)
 	if err != nil {
@@ -65,20 +67,29 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 		return nil, refuse(name, classify(err), err)
 	}
 	var st syscall.Stat_t
-	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		return nil, refuse(name, errUnreadable, err)
+	// fstatChecked takes the opened file's version, and refuses it as a
+	// read must.
+	fstatChecked := func() (Stamp, int64, error) {
+		if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+			return Stamp{}, 0, refuse(name, errUnreadable, err)
+		}
+		switch {
+		case uint64(st.Dev) != r.mount.dev:
+			return Stamp{}, 0, refuse(name, errMountPoint, nil)
+		case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
+			return Stamp{}, 0, refuse(name, errNotRegular, nil)
+		case st.Size > MaxFileSize:
+			return Stamp{}, 0, refuse(name, errTooLarge, nil)
+		case st.Nlink > 1:
+			return Stamp{}, 0, refuse(name, errHardLinks, nil)
+		}
+		return statStamp(&st), st.Size, nil
 	}
-	switch {
-	case uint64(st.Dev) != r.mount.dev:
-		return nil, refuse(name, errMountPoint, nil)
-	case st.Mode&syscall.S_IFMT != syscall.S_IFREG:
-		return nil, refuse(name, errNotRegular, nil)
-	case st.Size > MaxFileSize:
-		return nil, refuse(name, errTooLarge, nil)
-	case st.Nlink > 1:
-		return nil, refuse(name, errHardLinks, nil)
+	v, size, err := fstatChecked()
+	if err != nil {
+		return nil, err
 	}
-	if seen == (Stamp{}) || statStamp(&st) != seen {
+	if seen == (Stamp{}) || v != seen {
 		if err := r.sameAsName(name, &st); err != nil {
 			return nil, err
 		}
@@ -90,11 +101,45 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 		})
 		return max(n, 0), err
 	}
-	data, err := readChecked(name, read, st.Size, buf)
+	rewind := func() error {
+		_, err := syscall.Seek(fd, 0, io.SeekStart)
+		return err
+	}
+	// A note written while it is read is read again (see readChecked): st
+	// is then the fstat taken before the read that is returned.
+	wait := func(v Stamp) {
+		if hotStamp(v) {
+			// ext4 and Btrfs take the inode's lock, which a write holds
+			// from before it sets the times until its data is copied in,
+			// to find data: this returns once a write in progress has
+			// ended. What it finds is of no interest.
+			ignoringEINTR(func() error {
+				_, err := syscall.Seek(fd, 0, seekData)
+				return err
+			})
+		}
+	}
+	data, _, err := readChecked(name, read, rewind, fstatChecked, v, size, buf, wait)
 	if err == nil && stamp != nil {
 		*stamp = r.stamp(&st, time.Now())
 	}
 	return data, err
+}
+
+// hotWindow is how recently a note must have been changed for a read of
+// it to wait first for a write in progress (see readChecked): a write sets
+// the times when it begins, so a note being written has times this recent
+// unless its write has taken longer than this to copy its data.
+const hotWindow = 2 * time.Second
+
+// seekData is lseek's SEEK_DATA.
+const seekData = 3
+
+// hotStamp reports whether a note of version v was changed within
+// hotWindow, or has times in the future.
+func hotStamp(v Stamp) bool {
+	limit := time.Now().Add(-hotWindow).UnixNano()
+	return v.mtime > limit || v.ctime > limit
 }
 
 // sameAsName looks name up again and refuses the read unless it still

@@ -4,10 +4,12 @@ package boundary
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
+	"time"
 
 	"practice-notes/boundary/seam"
 )
@@ -57,5 +59,24 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 	if !os.SameFile(info, linfo) {
 		return nil, refuse(name, errSymlink, nil)
 	}
-	return readChecked(name, f.Read, info.Size(), buf)
+	type version struct {
+		size  int64
+		mtime time.Time
+	}
+	stat := func() (version, int64, error) {
+		info, err := f.Stat()
+		if err != nil {
+			return version{}, 0, refuse(name, errUnreadable, err)
+		}
+		if err := checkInfo(info); err != nil {
+			return version{}, 0, refuse(name, err, nil)
+		}
+		return version{info.Size(), info.ModTime()}, info.Size(), nil
+	}
+	rewind := func() error {
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	}
+	data, _, err := readChecked(name, f.Read, rewind, stat, version{info.Size(), info.ModTime()}, info.Size(), buf, nil)
+	return data, err
 }

@@ -2,10 +2,12 @@ package boundary
 
 import (
 	"context"
+	"io"
 	"io/fs"
 	"path"
 	"path/filepath"
 	"syscall"
+	"time"
 
 	"practice-notes/boundary/seam"
 )
@@ -71,7 +73,30 @@ func (r *Root) readNote(ctx context.Context, name string, _ Stamp, buf []byte, _
 		return nil, refuse(name, errHardLinks, nil)
 	}
 	size := int64(opened.FileSizeHigh)<<32 | int64(opened.FileSizeLow)
-	return readChecked(name, f.Read, size, buf)
+	type version struct {
+		size  int64
+		mtime time.Time
+	}
+	stat := func() (version, int64, error) {
+		info, err := f.Stat()
+		if err != nil {
+			return version{}, 0, refuse(name, errUnreadable, err)
+		}
+		if info.Size() > MaxFileSize {
+			return version{}, 0, refuse(name, errTooLarge, nil)
+		}
+		return version{info.Size(), info.ModTime()}, info.Size(), nil
+	}
+	v, _, err := stat()
+	if err != nil {
+		return nil, err
+	}
+	rewind := func() error {
+		_, err := f.Seek(0, io.SeekStart)
+		return err
+	}
+	data, _, err := readChecked(name, f.Read, rewind, stat, v, size, buf, nil)
+	return data, err
 }
 
 // noteInfo opens the note at native, a path inside the root, as readNote

@@ -37,7 +37,9 @@ import (
 //     caught;
 //   - an open never blocks (a FIFO cannot stall a read) and a read never
 //     takes more than MaxFileSize bytes, even from a file that is growing;
-//   - a walk examines at most [MaxEntries] entries;
+//   - a walk examines at most [MaxEntries] entries, and when a folder
+//     holds more, which ones does not depend on the order the file system
+//     lists them in (see [Root.Walk]);
 //   - a walk or a read returns by its context's deadline even when the
 //     file system never answers (a stalled network or FUSE mount), refused
 //     with [ErrNotInTime]: the system call is abandoned, not waited for,
@@ -45,11 +47,23 @@ import (
 //     refused at once;
 //   - a note's [Stamp] changes whenever its contents may have changed,
 //     except for the few changes that move no time (see Stamp);
+//   - a read returns what one write left in the note, never part of one
+//     write and part of another: a note whose size or times differ after
+//     the read from before it is read again, up to three more times, and
+//     then refused as changing; on Linux a note changed in the last two
+//     seconds is read only once a write in progress has ended (ext4,
+//     Btrfs and tmpfs make a SEEK_DATA wait for it), since a write sets
+//     the times before it copies its data;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //
 // It does not guarantee that:
 //
+//   - a note written with several writes is never read between them: it
+//     then holds part of each, and that is what a read returns; nor, on
+//     XFS, on Linux before 6.13 (whose times may not move for a write
+//     within one clock tick of the last) or elsewhere, that a read never
+//     meets a write's copy half done;
 //   - a directory moved out of the root while a read is resolving a name
 //     below it is not followed, as it could be by os.Root itself: no
 //     directory handle is kept from one read to the next;
@@ -75,6 +89,10 @@ type Root struct {
 	// settle is how old a note's times must be before it is given a
 	// Stamp; zero gives none (see Stamp).
 	settle time.Duration
+	// maxEntries is how many entries one walk examines: MaxEntries, or
+	// less in tests.
+	maxEntries int
+	large      largeDirs // see cut
 	// abandoned counts operations still running whose caller gave up at
 	// its deadline (see await).
 	abandoned atomic.Int64
@@ -124,13 +142,16 @@ func Open(dir string, test ...seam.Options) (*Root, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
 	}
-	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults}
+	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults, maxEntries: MaxEntries}
 	if err := root.initMount(); err != nil {
 		root.Close()
 		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
 	}
 	if opts.Settle > 0 {
 		root.settle = opts.Settle
+	}
+	if opts.MaxEntries > 0 {
+		root.maxEntries = opts.MaxEntries
 	}
 	return root, nil
 }

@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -57,11 +59,23 @@ type Listing struct {
 	Skipped []Skipped
 	// Incomplete is set when the walk stopped at MaxEntries or MaxDepth.
 	Incomplete bool
+	// Cut is set when the walk stopped at MaxEntries: the notes listed
+	// are then the first ones, in byte order, of what the walk would list
+	// without the limit.
+	Cut bool
 }
 
 // Walk lists the notes under the root: files ending in .md, .markdown or
 // .txt, in directories up to [MaxDepth] deep, examining at most
-// [MaxEntries] entries. Names starting with "." are ignored, as are files
+// [MaxEntries] entries. The entries of a directory are counted when it is
+// listed, before those of the directories below it. When a directory holds
+// more entries than are left to examine, those examined are the first in
+// byte order of their names, whatever order the file system lists them in
+// (among its first 4 × MaxEntries entries, for a directory larger still),
+// and the walk stops there: no note after that point in the order of
+// [Listing.Notes] is listed, so the notes listed are the first ones, in
+// byte order, of the notes the walk would list without the limit
+// ([Listing.Cut]). Names starting with "." are ignored, as are files
 // with other extensions. Symbolic links, and note-named entries that are not
 // regular files, are larger than [MaxFileSize] or have more than one hard
 // link, are reported in Skipped with the reason a read would give;
@@ -99,7 +113,7 @@ func (r *Root) WalkFunc(ctx context.Context, yield func(Note)) (*Listing, error)
 }
 
 func (r *Root) walk(ctx context.Context, yield func(Note)) (*Listing, error) {
-	w := &walker{root: r, mounts: r.mountPoints(), now: time.Now(), yield: yield, listing: &Listing{}}
+	w := &walker{root: r, mounts: r.mountPoints(), now: time.Now(), limit: r.maxEntries, yield: yield, listing: &Listing{}}
 	if n := runtime.GOMAXPROCS(0); n > 1 {
 		w.ahead = n
 	}
@@ -117,6 +131,8 @@ type walker struct {
 	mounts  map[string]bool // mount points below the root
 	now     time.Time       // when the walk started, for Stamps
 	seen    int
+	limit   int  // entries a walk examines at most (Root.maxEntries)
+	stopped bool // the limit was reached: no more notes are handed on
 	yield   func(Note)
 	listing *Listing
 	// ahead is how many directories may be listed ahead of the walk, each
@@ -133,13 +149,21 @@ type dirList struct {
 	skipped    []Skipped // entries refused, and the directory when it could not be listed
 	seen       int       // entries examined
 	incomplete bool      // the budget ran out, or a directory is too deep to enter
+	cut        bool      // the budget ran out
+	// names and skippedBase are what cut needs while the directory is
+	// listed: the name of every entry examined, and of every one skipped.
+	names       []string
+	skippedBase []string
 }
 
 func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingList) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	budget := MaxEntries - w.seen
+	if w.stopped {
+		return nil
+	}
+	budget := w.limit - w.seen
 	var l dirList
 	if pre == nil || !pre.usable(budget) {
 		var err error
@@ -152,6 +176,12 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 	w.seen += l.seen
 	w.listing.Skipped = append(w.listing.Skipped, l.skipped...)
 	w.listing.Incomplete = w.listing.Incomplete || l.incomplete
+	if l.cut {
+		// Nothing after this directory's last entry examined is listed;
+		// its first entries still are, below.
+		w.listing.Cut = true
+		defer func() { w.stopped = true }()
+	}
 	// Taking the items in byte order of their keys hands notes on in the
 	// order of the whole listing (see list). The next subdirectories are
 	// listed ahead while the walk goes on.
@@ -160,6 +190,9 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 	for i, it := range l.items {
 		if err := ctx.Err(); err != nil {
 			return err
+		}
+		if w.stopped {
+			return nil
 		}
 		if !it.dir {
 			w.yield(it.note)
@@ -209,14 +242,53 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 		return unreadable()
 	}
 	defer f.Close()
+	if budget > 0 && w.root.large.has(dir) {
+		// Larger than the budget last time: its names first.
+		all, err := readNames(f, nil)
+		if err != nil {
+			return unreadable()
+		}
+		if len(all) > budget {
+			slices.Sort(all)
+			if err := w.examine(ctx, &l, dir, depth, all[:budget], nil); err != nil {
+				return unreadable()
+			}
+			l.seen = budget
+			l.incomplete, l.cut = true, true
+			slices.SortFunc(l.items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+			return l, nil
+		}
+		w.root.large.note(dir, false)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return unreadable()
+		}
+	}
+	var names []string // every entry's name, once the budget is reached
 	for {
 		if budget-l.seen <= 0 {
-			l.incomplete = true
+			if budget <= 0 {
+				l.incomplete, l.cut = true, true
+				break
+			}
+			// More entries may follow: the cut is made in byte order of
+			// names (see cut), unless the directory ends here.
+			rest, err := f.Readdirnames(1)
+			if errors.Is(err, io.EOF) || (err == nil && len(rest) == 0) {
+				break
+			}
+			if err != nil {
+				return unreadable()
+			}
+			names = append(names, rest...)
+			if err := w.cut(ctx, f, &l, dir, depth, budget, names); err != nil {
+				return unreadable()
+			}
 			break
 		}
 		entries, err := f.ReadDir(min(budget-l.seen, 1000))
 		l.seen += len(entries)
 		for _, e := range entries {
+			l.names = append(l.names, e.Name())
 			if it, ok := w.entry(&l, dir, e, depth); ok {
 				l.items = append(l.items, it)
 			}
@@ -228,8 +300,125 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 			return unreadable()
 		}
 	}
+	l.names = nil
 	slices.SortFunc(l.items, func(a, b item) int { return strings.Compare(a.key, b.key) })
 	return l, nil
+}
+
+// maxNames is how many names of one directory a walk reads, at most, to
+// make its cut in byte order (see cut).
+const maxNames = 4 * MaxEntries
+
+// cut makes the listing l of dir, which has examined budget entries in the
+// order the file system gave them and found that more follow (extra, the
+// names read past the budget so far), the listing of the budget entries
+// whose names come first in byte order: it reads the rest of the names (up
+// to maxNames in all), keeps what l found for the entries among the first
+// budget names, and examines the others of them, with an lstat each.
+func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, depth, budget int, extra []string) error {
+	all := make([]string, 0, len(l.names)+len(extra)+1000)
+	all, err := readNames(f, append(append(all, l.names...), extra...))
+	if err != nil {
+		return err
+	}
+	slices.Sort(all)
+	all = all[:budget]
+	last := all[budget-1] // the last name kept
+	examined := l.names
+	slices.Sort(examined)
+	base := func(rel string) string { return rel[strings.LastIndexByte(rel, '/')+1:] }
+	l.items = slices.DeleteFunc(l.items, func(it item) bool { return base(it.note.Name) > last })
+	kept := l.skipped[:0]
+	for i, sk := range l.skipped {
+		if l.skippedBase[i] <= last {
+			kept = append(kept, sk)
+		}
+	}
+	l.skipped = kept
+	if err := w.examine(ctx, l, dir, depth, all, examined); err != nil {
+		return err
+	}
+	l.seen = budget
+	l.incomplete, l.cut = true, true
+	w.root.large.note(dir, true)
+	return nil
+}
+
+// examine examines the entries of dir called names, but for those in
+// done (sorted), with an lstat each, as list does.
+func (w *walker) examine(ctx context.Context, l *dirList, dir string, depth int, names, done []string) error {
+	for _, name := range names {
+		if _, ok := slices.BinarySearch(done, name); ok {
+			continue
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		rel := name
+		if dir != "." {
+			rel = dir + "/" + name
+		}
+		info, err := w.root.root.Lstat(filepath.FromSlash(rel))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // removed since it was listed, as ReadDir leaves it out
+		}
+		if err != nil {
+			l.skip(rel, classify(err))
+			continue
+		}
+		if it, ok := w.entry(l, dir, fs.FileInfoToDirEntry(info), depth); ok {
+			l.items = append(l.items, it)
+		}
+	}
+	return nil
+}
+
+// readNames appends to names those of the entries f lists, up to maxNames
+// in all.
+func readNames(f *os.File, names []string) ([]string, error) {
+	for len(names) < maxNames {
+		more, err := f.Readdirnames(min(1000, maxNames-len(names)))
+		names = append(names, more...)
+		if errors.Is(err, io.EOF) || (err == nil && len(more) == 0) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// largeDirs remembers, for one Root, the directories a walk last found
+// larger than the entries it had left to examine, so that the next walk
+// reads their names first and examines only those it keeps, rather than
+// examining entries in the file system's order and then leaving out half
+// of them (see cut). It holds at most maxLargeDirs. Its zero value is
+// ready to use.
+type largeDirs struct {
+	mu   sync.Mutex
+	dirs map[string]bool
+}
+
+const maxLargeDirs = 64
+
+func (ld *largeDirs) note(dir string, large bool) {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	switch {
+	case !large:
+		delete(ld.dirs, dir)
+	case ld.dirs == nil:
+		ld.dirs = map[string]bool{dir: true}
+	case len(ld.dirs) < maxLargeDirs:
+		ld.dirs[dir] = true
+	}
+}
+
+func (ld *largeDirs) has(dir string) bool {
+	ld.mu.Lock()
+	defer ld.mu.Unlock()
+	return ld.dirs[dir]
 }
 
 // A pendingList is a directory being listed ahead of the walk, as a call.
@@ -253,7 +442,7 @@ func (w *walker) mayListAhead() bool {
 // walk has given it up, whether or not it is waiting for it: the call is
 // abandoned then.
 func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingList {
-	p := &pendingList{name: dir, budget: MaxEntries - w.seen, c: w.root.newCall()}
+	p := &pendingList{name: dir, budget: w.limit - w.seen, c: w.root.newCall()}
 	w.pending++
 	stop := context.AfterFunc(ctx, func() { p.c.abandon() })
 	go p.c.run(func() {
@@ -350,4 +539,5 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 
 func (l *dirList) skip(name string, reason error) {
 	l.skipped = append(l.skipped, Skipped{Name: shownName(name), Reason: reason})
+	l.skippedBase = append(l.skippedBase, name[strings.LastIndexByte(name, '/')+1:])
 }

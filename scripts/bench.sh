@@ -2,8 +2,14 @@
 # Benchmarks practice-notes over real stdio against ripgrep and grep run as
 # whole processes, on three generated corpora:
 #   1 file of 2.5 KB; 1,000 files of 20 KB; 5,000 files of 60 KB;
-# and measures the server's peak memory alone on two more, past the
-# summaries' cap of 8,192 notes: 10,000 and 40,000 files of 2 KB.
+# measures the server's peak memory alone on two more, the second past the
+# summaries' budget of 10 MiB (about 20,000 notes of 2 KB): 10,000 and
+# 40,000 files of 2 KB;
+# and measures three large folders of small notes (300 bytes, modification
+# times an hour old) for the scale targets: 10,000 notes in 10 folders,
+# 50,000 in 50, and 100,000 in one folder (past the walk's 50,000-entry
+# limit): first call, steady absent phrase, steady phrase of common words
+# and peak RSS, beside rg in the same rounds.
 # It builds the binary, generates the corpora (deterministic, fictional
 # notes; see tests/corpus), measures spawn-to-first-reply time, the first
 # call of a fresh server, tools/call p50/p99 for a present, an absent, an
@@ -22,6 +28,11 @@
 #   BENCH_OUT    report file (default: .corpus/bench.md, git-ignored)
 #   BENCH_CALLS  measured calls per phrase and corpus (default 100)
 #   BENCH_SPAWNS server starts timed per corpus (default 30)
+#   BENCH_BASE   a git revision to build and measure beside this one on the
+#                large folders, in the same rounds (default: none)
+#   BENCH_SCALE_ONLY  set to 1 to measure the large folders only
+#   BENCH_SCALE_ROUNDS  steady rounds per large folder (default 10)
+#   BENCH_SCALE_FIRSTS  first calls timed per large folder (default 5)
 #
 # Nothing here is a test: no time measured can fail CI.
 set -euo pipefail
@@ -50,29 +61,53 @@ go build -o "$work/gencorpus" ./tests/gencorpus
 
 rg=$(command -v rg || true)
 grep=$(command -v grep || true)
+if [ -z "$rg" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "== installing ripgrep, which every ratio is measured against" >&2
+  apt-get install -y ripgrep >&2 || true
+  rg=$(command -v rg || true)
+fi
 if [ -z "$rg" ]; then
-  echo "bench.sh: ripgrep (rg) is not installed; its columns stay empty (install it with: apt-get install ripgrep)" >&2
+  echo "bench.sh: ripgrep (rg) is required: every target is a ratio to it. Install it (Debian: apt-get install ripgrep) and run again." >&2
+  exit 1
 fi
 if [ -z "$grep" ]; then
   echo "bench.sh: grep is not installed; its column stays empty" >&2
 fi
 
-# gen NAME FILES SIZE K: generate a corpus unless an identical one is there.
+# gen NAME FILES SIZE K [GENCORPUS FLAGS...]: generate a corpus unless an
+# identical one is there.
 gen() {
-  local dir=$corpora/$1 stamp="files=$2 size=$3 k=$4 seed=1"
+  local dir=$corpora/$1 stamp="files=$2 size=$3 k=$4 seed=1${5:+ ${*:5}}"
   if [ -f "$dir.stamp" ] && [ "$(cat "$dir.stamp")" = "$stamp" ]; then
     return
   fi
   echo "== generating $1 ($stamp)" >&2
   rm -rf "$dir" "$dir.stamp"
-  "$work/gencorpus" -files "$2" -size "$3" -k "$4" -seed 1 -out "$dir" >/dev/null
+  "$work/gencorpus" -files "$2" -size "$3" -k "$4" -seed 1 "${@:5}" -out "$dir" >/dev/null
   echo "$stamp" >"$dir.stamp"
 }
-gen small 1 2500 1
-gen medium 1000 20000 8
-gen large 5000 60000 8
-gen notes10k 10000 2000 8
-gen notes40k 40000 2000 8
+scale_only=${BENCH_SCALE_ONLY:-}
+if [ "$scale_only" != 1 ]; then
+  gen small 1 2500 1
+  gen medium 1000 20000 8
+  gen large 5000 60000 8
+  gen notes10k 10000 2000 8
+  gen notes40k 40000 2000 8
+fi
+# Small notes are too short for the planted phrase; only the absent
+# phrases are asked there.
+gen small10k 10000 300 0 -per-dir 1000 -age 1h
+gen small50k 50000 300 0 -per-dir 1000 -age 1h
+gen flat100k 100000 300 0 -per-dir -1 -age 1h
+
+base_bin=
+if [ -n "${BENCH_BASE:-}" ]; then
+  echo "== building $BENCH_BASE to measure beside this build" >&2
+  mkdir -p "$work/base"
+  git archive "$BENCH_BASE" | tar -x -C "$work/base"
+  (cd "$work/base" && go build -o "$work/practice-notes-base" .)
+  base_bin=$work/practice-notes-base
+fi
 
 # The steady case is measured on a settled folder: a note is summarised only
 # once its times are older than the kernel's writeback window (see
@@ -91,7 +126,10 @@ if [ "$wait" -gt 0 ]; then
 fi
 
 # Both sides search from the page cache.
-cat "$corpora"/small/*.md "$corpora"/medium/*/*.md "$corpora"/large/*/*.md >/dev/null
+if [ "$scale_only" != 1 ]; then
+  cat "$corpora"/small/*.md "$corpora"/medium/*/*.md "$corpora"/large/*/*.md >/dev/null
+fi
+find "$corpora"/small10k "$corpora"/small50k "$corpora"/flat100k -type f -exec cat {} + >/dev/null
 
 cpu=$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//' || true)
 mem=$(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)
@@ -108,18 +146,27 @@ per_note=$(go test -count=1 -run '^TestSummariesCapAndMemory$' -v ./search/ |
   sed -n 's/.*summaries hold \([0-9]*\) bytes of heap per note.*/\1/p' | head -1)
 
 echo "== measuring (this takes a few minutes)" >&2
-"$work/benchdrive" -bin "$work/practice-notes" -rg "$rg" -grep "$grep" \
-  -calls "$calls" -spawns "$spawns" -want 1,8,8 \
-  -corpus "small=$corpora/small" \
-  -corpus "medium=$corpora/medium" \
-  -corpus "large=$corpora/large" \
-  -rss-corpus "notes10k=$corpora/notes10k" \
-  -rss-corpus "notes40k=$corpora/notes40k" >"$work/table.md"
+: >"$work/table.md"
+if [ "$scale_only" != 1 ]; then
+  "$work/benchdrive" -bin "$work/practice-notes" -rg "$rg" -grep "$grep" \
+    -calls "$calls" -spawns "$spawns" -want 1,8,8 \
+    -corpus "small=$corpora/small" \
+    -corpus "medium=$corpora/medium" \
+    -corpus "large=$corpora/large" \
+    -rss-corpus "notes10k=$corpora/notes10k" \
+    -rss-corpus "notes40k=$corpora/notes40k" >>"$work/table.md"
+fi
+echo "== measuring the large folders" >&2
+"$work/benchdrive" -bin "$work/practice-notes" -base "$base_bin" -rg "$rg" \
+  -scale-rounds "${BENCH_SCALE_ROUNDS:-10}" -scale-firsts "${BENCH_SCALE_FIRSTS:-5}" \
+  -scale-corpus "small10k=$corpora/small10k" \
+  -scale-corpus "small50k=$corpora/small50k" \
+  -scale-corpus "flat100k=$corpora/flat100k" >>"$work/table.md"
 
 {
   echo "## practice-notes benchmark, $(date -u '+%Y-%m-%d %H:%M UTC')"
   echo
-  echo "Build: $rev."
+  echo "Build: $rev${BENCH_BASE:+; base (large folders): $(git rev-parse --short "$BENCH_BASE")}."
   echo "Machine: $(nproc) cores (${cpu:-unknown CPU}), $mem RAM, $(uname -sr); $(go version | cut -d' ' -f3)."
   rgv="ripgrep not installed"; [ -n "$rg" ] && rgv=$("$rg" --version | sed -n 1p)
   grepv="grep not installed"; [ -n "$grep" ] && grepv=$("$grep" --version | sed -n 1p)
@@ -130,7 +177,7 @@ echo "== measuring (this takes a few minutes)" >&2
   cat "$work/table.md"
   echo
   if [ -n "$per_note" ]; then
-    echo "Summary memory: $per_note bytes of heap a note, $(awk -v b="$per_note" 'BEGIN {printf "%.2f", b*1000/1048576}') MiB per 1,000 notes, at most 8,192 notes (TestSummariesCapAndMemory)."
+    echo "Summary memory: $per_note bytes of heap a note, $(awk -v b="$per_note" 'BEGIN {printf "%.2f", b*1000/1048576}') MiB per 1,000 notes of 50 bytes, within a budget of 10 MiB (TestSummariesCapAndMemory)."
   else
     echo "Summary memory: not measured (TestSummariesCapAndMemory did not log it; the folder's file system may give no Stamps)."
   fi

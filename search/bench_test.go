@@ -2,9 +2,11 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"practice-notes/boundary"
@@ -140,5 +142,81 @@ func BenchmarkParseQuery(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// worstCases are query and text pairs that make every position of the text
+// a candidate a naive matcher checks with most of the query: combining
+// marks against a query of marks that ends otherwise, and lines of one
+// letter against a query of that letter longer than any line. Each text is
+// about 100 KiB, the size of the largest note; "ordinary" is a note of
+// the corpus with an absent phrase, the cost the others are compared with.
+var worstCases = []struct {
+	name, query string
+	text        func() []byte
+}{
+	{"ordinary", corpus.Absent, func() []byte { return corpus.Text(1, 100000, -1) }},
+	{"marks", strings.Repeat("\u0301", 199) + "x", func() []byte {
+		return []byte(strings.Repeat(strings.Repeat("\u0301", 250)+"\n", 200))
+	}},
+	{"marks-after-letter", "e" + strings.Repeat("\u0301", 198) + "x", func() []byte {
+		return []byte(strings.Repeat("e"+strings.Repeat("\u0301", 249)+"\n", 200))
+	}},
+	{"letters", strings.Repeat("a", 200), func() []byte {
+		return []byte(strings.Repeat(strings.Repeat("a", 150)+"\n", 660))
+	}},
+	{"letters-words", strings.Repeat("aa ", 66) + "b", func() []byte {
+		return []byte(strings.Repeat(strings.Repeat("aa ", 49)+"aa\n", 660))
+	}},
+}
+
+// BenchmarkFindWorstCase measures matching on the worst cases, to compare
+// with the ordinary one per byte.
+func BenchmarkFindWorstCase(b *testing.B) {
+	for _, wc := range worstCases {
+		text := wc.text()
+		q, err := ParseQuery(wc.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(wc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(text)))
+			for b.Loop() {
+				findPassages(text, q, MaxMatches)
+			}
+		})
+	}
+}
+
+// BenchmarkRunWorstCase measures whole calls, each note read afresh, on a
+// folder of ten notes of each worst case, to compare the cost per byte
+// of a call with that of ordinary notes.
+func BenchmarkRunWorstCase(b *testing.B) {
+	for _, wc := range worstCases {
+		dir := b.TempDir()
+		text := wc.text()
+		for i := range 10 {
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("note-%d.md", i)), text, 0o644); err != nil {
+				b.Fatal(err)
+			}
+		}
+		root, err := boundary.Open(dir)
+		if err != nil {
+			b.Fatal(err)
+		}
+		q, err := ParseQuery(wc.query)
+		if err != nil {
+			b.Fatal(err)
+		}
+		s := New(root, Options{})
+		b.Run(wc.name, func(b *testing.B) {
+			b.SetBytes(10 * int64(len(text)))
+			for b.Loop() {
+				if _, _, err := s.Run(context.Background(), q); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		root.Close()
 	}
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"slices"
 	"unicode"
 	"unicode/utf8"
 )
@@ -35,7 +36,13 @@ type passage struct {
 // exactly as if every position had been tried. Matches are met in the order
 // of their starts, since two matches cannot hold one another's anchor (each
 // match holds the same number of non-space runes). findPassages does not allocate
-// unless it returns passages.
+// unless it returns passages, or the text is one where candidates are met
+// nearly everywhere and each matches much of the query (combining marks
+// against a query of them, one letter repeated): once checking them has
+// cost a 32nd of the text's length, the rest of a valid text is searched
+// by the query's rune rarest in it when that is much rarer than the
+// anchor, or else in time linear in the text (findLinear), so no query
+// costs more than a few passes over a note (BenchmarkFindWorstCase).
 //
 // A UTF-8 byte-order mark at the start of text is not text: the note is
 // searched from the byte after it, so a heading or front matter right after
@@ -55,44 +62,309 @@ func findPassages(text []byte, q *Query, max int) (passages []passage, more bool
 // bom is the UTF-8 encoding of U+FEFF, the byte-order mark.
 var bom = []byte("\uFEFF")
 
+// verifyBase is the work find may spend checking candidates beyond a
+// 32nd of the text's length before it looks for a rarer anchor or hands
+// the rest of the text to findLinear; tests lower it to check findLinear
+// everywhere.
+var verifyBase = 1024
+
 func find(text []byte, q *Query, max int) (passages []passage, more bool) {
 	var (
 		lines lineCounter
 		ids   idScanner
-		c     = newCursor(q.lead)
-		from  int // no match may start before from
 	)
-	for a := q.candidate(&c, text, 0); a >= 0; a = q.candidate(&c, text, a+1) {
+	return q.findFrom(text, 0, nil, max, &lines, &ids, false)
+}
+
+// findFrom is find for the matches starting at or after from, which
+// passages does not hold yet. When checking candidates costs more than a
+// 32nd of the text (see work), the rest of the text is searched by the
+// query's rune that is rarest in it, when that is much rarer than the
+// anchor (unless adapted says this is that search), or else by
+// findLinear.
+func (q *Query) findFrom(text []byte, from int, passages []passage, max int, lines *lineCounter, ids *idScanner, adapted bool) ([]passage, bool) {
+	c := newCursor(q.lead)
+	// work bounds the bytes candidates are checked over: on a text where
+	// nearly every position is a candidate that matches most of the query
+	// (combining marks against a query of them, one letter repeated),
+	// checking each would cost the query's length per byte.
+	work := len(text)/32 + verifyBase
+	for a := q.candidate(&c, text, from); a >= 0; a = q.candidate(&c, text, a+1) {
 		if !q.plausible(text, a) {
 			continue
 		}
+		if work < 0 && utf8.Valid(text) {
+			// Every match starting at or after from is yet to be met, in
+			// order, whatever its anchor.
+			if !adapted {
+				if r := q.rarerAnchor(text[from:]); r != nil {
+					return r.findFrom(text, from, passages, max, lines, ids, true)
+				}
+			}
+			return q.findLinear(text, from, passages, max, lines, ids)
+		}
+		work -= q.beforeAnchor + 1
 		i, ok := q.startFor(text, a)
 		if !ok || i < from {
 			continue
 		}
 		end, ok := q.matchAt(text, i)
 		if !ok {
+			// Ordinary text fails a candidate within a few bytes; what
+			// goes beyond is what makes checking candidates costly.
+			if end-i > 8 {
+				work -= end - i - 8
+			}
 			continue
 		}
-		ps, pe := paragraph(text, i)
-		if end > pe {
-			continue // the match runs into the next paragraph
-		}
-		if len(passages) == max {
+		var full bool
+		if passages, full, ok = takeMatch(text, i, end, passages, max, lines, ids); full {
 			return passages, true
 		}
-		p := passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: ids.at(text, ps)}
-		if pe-ps > MaxPassage {
-			p.Start, p.End = window(text, ps, pe, i, end)
-			p.Clipped = true
-		}
-		passages = append(passages, p)
-		from = pe + 1 // one passage per paragraph
-		if a < pe {
-			a = pe
+		if !ok {
+			work -= end - i // a match that runs into the next paragraph
+		} else {
+			_, pe := paragraph(text, i)
+			from = pe + 1 // one passage per paragraph
+			if a < pe {
+				a = pe
+			}
 		}
 	}
 	return passages, false
+}
+
+// rarerAnchor returns a copy of q anchored on the rune of q whose lead
+// bytes are rarest in text, when they are at most an eighth as frequent
+// there as the anchor's, or nil. The pair scan is not used by the copy.
+func (q *Query) rarerAnchor(text []byte) *Query {
+	// Four counts per byte value, so that runs of one byte do not wait on
+	// one counter.
+	var counts [4][256]int32
+	i := 0
+	for ; i+4 <= len(text); i += 4 {
+		counts[0][text[i]]++
+		counts[1][text[i+1]]++
+		counts[2][text[i+2]]++
+		counts[3][text[i+3]]++
+	}
+	for ; i < len(text); i++ {
+		counts[0][text[i]]++
+	}
+	var freq [256]int
+	for b := range freq {
+		freq[b] = int(counts[0][b]) + int(counts[1][b]) + int(counts[2][b]) + int(counts[3][b])
+	}
+	count := func(r rune) int {
+		lead, n := leadSet(r)
+		sum := 0
+		for _, b := range lead[:n] {
+			sum += freq[b]
+		}
+		return sum
+	}
+	now := count(q.words[q.anchorWord][q.anchorRune])
+	bestW, bestR, best := -1, -1, now
+	for wi, w := range q.words {
+		for ri, r := range w {
+			if r == utf8.RuneError {
+				return nil // anchored on its first rune (see chooseAnchor)
+			}
+			if n := count(r); n < best {
+				bestW, bestR, best = wi, ri, n
+			}
+		}
+	}
+	if bestW < 0 || best*8 > now {
+		return nil
+	}
+	r := *q
+	r.pair = false
+	r.anchorWord, r.anchorRune, r.lead = bestW, bestR, leadBytes(q.words[bestW][bestR])
+	r.before, r.after = [256]bool{}, [256]bool{}
+	r.needBefore, r.needAfter = false, false
+	r.setNeighbours()
+	r.beforeAnchor = r.anchorRune
+	for _, w := range r.words[:r.anchorWord] {
+		r.beforeAnchor += len(w) + 1
+	}
+	return &r
+}
+
+// takeMatch adds the passage of the match [i, end) to passages, unless the
+// match runs into the next paragraph (ok is then false) or passages
+// already holds max (full is then true).
+func takeMatch(text []byte, i, end int, passages []passage, max int, lines *lineCounter, ids *idScanner) (_ []passage, full, ok bool) {
+	ps, pe := paragraph(text, i)
+	if end > pe {
+		return passages, false, false
+	}
+	if len(passages) == max {
+		return passages, true, false
+	}
+	p := passage{Start: ps, End: pe, Line: lines.at(text, i), NoteID: ids.at(text, ps)}
+	if pe-ps > MaxPassage {
+		p.Start, p.End = window(text, ps, pe, i, end)
+		p.Clipped = true
+	}
+	return append(passages, p), false, true
+}
+
+// Tokens of findLinear besides folded runes: a run of white space holding
+// at most one line break, which a gap of the query matches, and one
+// holding more, which nothing matches.
+const (
+	gapToken      rune = -1
+	blankGapToken rune = -2
+)
+
+// findLinear is find from offset from on, for valid UTF-8, in time linear
+// in the text whatever the query: the text is read as a sequence of
+// tokens, each a folded rune or a whole run of white space, and the query's
+// tokens (its words' folded runes with a gapToken between words) are
+// looked for with the Knuth-Morris-Pratt automaton. A match of the tokens
+// is exactly a match matchAt accepts, since both take a gap as a whole run
+// of white space; matches are met in the order of their starts, and each
+// is taken as find takes it.
+func (q *Query) findLinear(text []byte, from int, passages []passage, max int, lines *lineCounter, ids *idScanner) ([]passage, bool) {
+	toks, fail := q.tokens, q.failure
+	m := len(toks)
+	starts := make([]int, m) // where the last m tokens started, by count mod m
+	// Folds of the non-ASCII runes met, direct-mapped: a text that makes
+	// this path worth taking repeats a few runes.
+	var cache [64]struct{ r, f rune }
+	for i := range cache {
+		cache[i].r = -1
+	}
+	k, slot := 0, 0 // tokens of the query matched; where the next token's start goes in starts
+	for j := from; j < len(text); {
+		start := j
+		var tok rune
+		c := text[j]
+		r, size := rune(c), 1
+		if c >= utf8.RuneSelf {
+			r, size = utf8.DecodeRune(text[j:])
+		}
+		switch {
+		case c < utf8.RuneSelf && !asciiSpace[c]:
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			tok = rune(c)
+			j++
+		case c < utf8.RuneSelf || isSpace(r):
+			breaks := 0
+			for j < len(text) {
+				if c := text[j]; c < utf8.RuneSelf {
+					if !asciiSpace[c] {
+						break
+					}
+					if c == '\n' {
+						breaks++
+					}
+					j++
+					continue
+				}
+				r, size := utf8.DecodeRune(text[j:])
+				if !isSpace(r) {
+					break
+				}
+				j += size
+			}
+			tok = gapToken
+			if breaks > 1 {
+				tok = blankGapToken
+			}
+		default:
+			e := &cache[r%64]
+			if e.r != r {
+				e.r, e.f = r, fold(r)
+			}
+			tok = e.f
+			j += size
+		}
+		starts[slot] = start
+		if slot++; slot == m {
+			slot = 0
+		}
+		if !q.hasToken(tok) {
+			k = 0 // no prefix of the query ends with it
+			continue
+		}
+		for k > 0 && toks[k] != tok {
+			k = fail[k-1]
+		}
+		if toks[k] == tok {
+			k++
+		}
+		if k < m {
+			continue
+		}
+		i := starts[slot] // the oldest of the last m starts
+		var full, ok bool
+		if passages, full, ok = takeMatch(text, i, j, passages, max, lines, ids); full {
+			return passages, true
+		}
+		if ok {
+			// One passage per paragraph: go on after it.
+			_, pe := paragraph(text, i)
+			j, k = pe+1, 0
+			continue
+		}
+		k = fail[m-1]
+	}
+	return passages, false
+}
+
+// isSpace is unicode.IsSpace for a rune past ASCII, without a table
+// search for the many runes below the first white space past Latin-1
+// (U+1680).
+func isSpace(r rune) bool {
+	if r < 0x1680 {
+		return r == 0x85 || r == 0xA0
+	}
+	return unicode.IsSpace(r)
+}
+
+// hasToken reports whether tok is one of the query's tokens.
+func (q *Query) hasToken(tok rune) bool {
+	if 0 <= tok && tok < utf8.RuneSelf {
+		return q.asciiTokens[tok]
+	}
+	return slices.Contains(q.otherTokens, tok)
+}
+
+// prepareLinear sets the query's tokens for findLinear and their failure
+// function: failure[i] is the length of the longest proper prefix of
+// tokens[:i+1] that is also a suffix of it.
+func (q *Query) prepareLinear() {
+	for wi, w := range q.words {
+		if wi > 0 {
+			q.tokens = append(q.tokens, gapToken)
+		}
+		q.tokens = append(q.tokens, w...)
+	}
+	for _, tok := range q.tokens {
+		if 0 <= tok && tok < utf8.RuneSelf {
+			q.asciiTokens[tok] = true
+		} else if !slices.Contains(q.otherTokens, tok) {
+			q.otherTokens = append(q.otherTokens, tok)
+		}
+	}
+	q.failure = make([]int, len(q.tokens))
+	for i, k := 1, 0; i < len(q.tokens); i++ {
+		for k > 0 && q.tokens[i] != q.tokens[k] {
+			k = q.failure[k-1]
+		}
+		if q.tokens[i] == q.tokens[k] {
+			k++
+		}
+		q.failure[i] = k
+	}
+	q.beforeAnchor = q.anchorRune
+	for _, w := range q.words[:q.anchorWord] {
+		q.beforeAnchor += len(w) + 1
+	}
 }
 
 // candidate returns the first offset at or after from where the anchor may
@@ -218,7 +490,7 @@ func (q *Query) startFor(text []byte, a int) (int, bool) {
 var asciiSpace = [utf8.RuneSelf]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
 
 // matchAt reports whether q matches text starting at offset i, and where the
-// match ends. Runes compare under simple case folding; each gap between the
+// match ends; when it does not match, end is where it found so. Runes compare under simple case folding; each gap between the
 // query's words matches a run of Unicode white space (unicode.IsSpace: also
 // NBSP, U+3000, U+2028 and the like) holding at most one "\n".
 func (q *Query) matchAt(text []byte, i int) (end int, ok bool) {
@@ -244,20 +516,20 @@ func (q *Query) matchAt(text []byte, i int) (end int, ok bool) {
 				k += size
 			}
 			if k == j || breaks > 1 {
-				return 0, false
+				return j, false
 			}
 			j = k
 		}
 		for _, want := range w {
 			if j >= len(text) {
-				return 0, false
+				return j, false
 			}
 			r, size := rune(text[j]), 1
 			if r >= utf8.RuneSelf {
 				r, size = utf8.DecodeRune(text[j:])
 			}
 			if fold(r) != want {
-				return 0, false
+				return j, false
 			}
 			j += size
 		}

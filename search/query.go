@@ -41,6 +41,14 @@ type Query struct {
 	// text[i]|pm0 == pc0 and text[i+1]|pm1 == pc1.
 	pair               bool
 	pc0, pm0, pc1, pm1 byte
+	// tokens and failure are for findLinear (see prepareLinear);
+	// beforeAnchor is how many runes and gaps of the query come before
+	// the anchor, the most startFor compares.
+	tokens       []rune
+	failure      []int
+	asciiTokens  [utf8.RuneSelf]bool // the ASCII runes among tokens
+	otherTokens  []rune              // the other tokens, each once
+	beforeAnchor int
 }
 
 // pairScan says whether ParseQuery may choose the vector pair scan; tests
@@ -82,6 +90,7 @@ func ParseQuery(raw string) (*Query, error) {
 		q.words = append(q.words, w)
 	}
 	q.chooseAnchor()
+	q.prepareLinear()
 	return q, nil
 }
 

@@ -153,6 +153,30 @@ func withPairScan(t *testing.T, f func(t *testing.T)) {
 
 func TestFindMatchesReference(t *testing.T) { withPairScan(t, testFindMatchesReference) }
 
+// TestFindLinearMatchesReference makes find hand every valid text to
+// findLinear at its first candidate, and compares with the reference.
+func TestFindLinearMatchesReference(t *testing.T) {
+	defer func(old int) { verifyBase = old }(verifyBase)
+	verifyBase = -1 << 40
+	withPairScan(t, testFindMatchesReference)
+	for _, c := range []struct{ text, query string }{
+		{"a\n\u3000\nb a\n\u3000b", "a b"}, // a gap of two line breaks, then one
+		{"aaa aaab aaaab\n\naaaa b", "aaa b"},
+		{"x\u0301\u0301\u0301\u0301y x\u0301\u0301\u0301y", "\u0301\u0301\u0301y"},
+		{"ab ab ab abc ab ab abc", "ab ab abc"},
+	} {
+		q, err := ParseQuery(c.query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, _ := referenceFind([]byte(c.text), q, MaxMatches)
+		got, _ := findPassages([]byte(c.text), q, MaxMatches)
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Errorf("findPassages(%q, %q) (-want +got):\n%s", c.text, c.query, diff)
+		}
+	}
+}
+
 func testFindMatchesReference(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 30000

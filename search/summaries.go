@@ -10,11 +10,19 @@ import (
 	"practice-notes/boundary"
 )
 
-// maxSummaries is how many notes are summarised at most, about 1.2 KiB of
-// heap each (TestSummariesCapAndMemory measures it), so 9.3 MiB at most:
-// beyond it, notes are read on every call, and memory stays flat however
-// large the folder grows.
-const maxSummaries = 8192
+// maxSummaryBytes is the most heap summaries take: each takes its filter,
+// sized to its note's text (see newFilter), and about summaryOverhead
+// bytes besides (TestSummariesCapAndMemory measures it): about 200 bytes
+// for a note of 300 bytes, 650 for one of 4 KB, 1.2 KiB for one of 8 KB
+// or more, so 10 MiB hold the summaries of 50,000 notes of 300 bytes,
+// 16,000 of 4 KB or 9,000 of 8 KB and more. Notes beyond it are read on
+// every call, and memory stays flat however large the folder grows.
+const (
+	maxSummaryBytes = 10 << 20
+	summaryOverhead = 140
+	// minSummaryBytes is the least a summary takes.
+	minSummaryBytes = minFilterBits/8 + summaryOverhead
+)
 
 // A summary is checked against a fresh read on a schedule, for the changes
 // no Stamp shows (see boundary.Stamp): between calls, the summaries whose
@@ -55,17 +63,25 @@ const (
 // first call, prepare does the same for every note. It is safe for
 // concurrent use; Close it before closing the root it reads.
 type summaries struct {
-	ctx    context.Context // ended by Close
+	ctx context.Context // ended by Close
+	// epoch is when the summaries were made; a summary's read is kept as
+	// the monotonic time since, 8 bytes rather than a time.Time's 24.
+	epoch  time.Time
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
 
-	mu       sync.Mutex
-	notes    map[string]*summary
-	pending  []boundary.Note // notes the last call found without a current summary
-	calls    int             // calls in progress
-	gen      uint64          // calls begun
-	building bool            // the goroutine making summaries runs
-	limit    int             // most notes summarised: maxSummaries, lower in tests
+	mu    sync.Mutex
+	notes map[string]*summary
+	// pending names the notes the last call found without a current
+	// summary: names only, 16 bytes each however many, and a read of one
+	// looks its name up again.
+	pending  []string
+	calls    int    // calls in progress
+	gen      uint64 // calls begun
+	building bool   // the goroutine making summaries runs
+	limit    int    // most notes summarised: boundary.MaxEntries, lower in tests
+	budget   int    // most bytes summaries take: maxSummaryBytes, lower in tests
+	bytes    int    // bytes the summaries take (see cost)
 	// The schedule of checks (see recheckAge), shorter in tests.
 	recheck, maxAge time.Duration
 	batch           int
@@ -79,15 +95,15 @@ type summaries struct {
 
 type summary struct {
 	stamp boundary.Stamp
-	gen   uint64    // the last call whose walk listed the note
-	read  time.Time // when the read it was made from began
+	gen   uint64        // the last call whose walk listed the note
+	read  time.Duration // when the read it was made from began, since the summaries' epoch
 	f     filter
 }
 
 // newSummaries returns an empty set of summaries.
 func newSummaries() *summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &summaries{ctx: ctx, cancel: cancel, notes: map[string]*summary{}, limit: maxSummaries,
+	return &summaries{ctx: ctx, cancel: cancel, epoch: time.Now(), notes: map[string]*summary{}, limit: boundary.MaxEntries, budget: maxSummaryBytes,
 		recheck: recheckAge, maxAge: maxSummaryAge, batch: recheckBatch}
 }
 
@@ -120,8 +136,8 @@ func (s *summaries) prepare(root *boundary.Root) {
 		s.stopPrepare = nil
 		if err == nil && s.gen == 0 {
 			for _, n := range listing.Notes {
-				if n.Stamp() != (boundary.Stamp{}) && len(s.pending) < s.limit {
-					s.pending = append(s.pending, n)
+				if n.Stamp() != (boundary.Stamp{}) && s.room(len(s.pending)) {
+					s.pending = append(s.pending, n.Name)
 				}
 			}
 		}
@@ -138,7 +154,7 @@ type summaryCall struct {
 	bits    []uint32  // the query's trigrams
 	gen     uint64    // the call's mark on the summaries it saw listed
 	start   time.Time // when the call began
-	pending []boundary.Note
+	pending []string
 }
 
 // begin starts a call for q; the call's walk then hands every note it lists
@@ -169,12 +185,12 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	sm := s.notes[n.Name]
 	if sm != nil {
 		sm.gen = max(sm.gen, c.gen)
-		if sm.stamp == n.Stamp() && c.start.Sub(sm.read) <= s.maxAge {
+		if sm.stamp == n.Stamp() && c.start.Sub(s.epoch)-sm.read <= s.maxAge {
 			return sm.f.mayHold(c.bits)
 		}
 	}
-	if sm != nil || len(s.notes)+len(c.pending) < s.limit {
-		c.pending = append(c.pending, n)
+	if sm != nil || s.room(len(c.pending)) {
+		c.pending = append(c.pending, n.Name)
 	}
 	return true
 }
@@ -189,7 +205,7 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 	defer s.mu.Unlock()
 	s.calls--
 	if complete {
-		if len(s.notes) > listed || len(s.notes) >= s.limit {
+		if len(s.notes) > listed || !s.room(0) {
 			s.prune(c.gen)
 		}
 		s.pending = c.pending
@@ -203,6 +219,23 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 	s.building = true
 	s.wg.Add(1)
 	go s.build(root)
+}
+
+// room reports whether there may be room for another summary beside the
+// ones made and pending more: whether even the smallest would fit.
+func (s *summaries) room(pending int) bool {
+	return len(s.notes)+pending < s.limit && s.bytes+(pending+1)*minSummaryBytes <= s.budget
+}
+
+// cost is the heap a summary takes, as counted against the budget.
+func (sm *summary) cost() int { return len(sm.f)*8 + summaryOverhead }
+
+// drop forgets the summary of the note called name, if there is one.
+func (s *summaries) drop(name string) {
+	if sm, ok := s.notes[name]; ok {
+		s.bytes -= sm.cost()
+		delete(s.notes, name)
+	}
 }
 
 // due reports whether, at now, a summary may be old enough to be checked.
@@ -223,9 +256,10 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 	// Summaries made from now on are read later than now.
 	s.nextCheck = now.Add(s.recheck)
 	for name, sm := range s.notes {
-		if now.Sub(sm.read) > s.recheck {
-			olds = append(olds, old{name, sm.read})
-		} else if next := sm.read.Add(s.recheck); next.Before(s.nextCheck) {
+		read := s.epoch.Add(sm.read)
+		if now.Sub(read) > s.recheck {
+			olds = append(olds, old{name, read})
+		} else if next := read.Add(s.recheck); next.Before(s.nextCheck) {
 			s.nextCheck = next
 		}
 	}
@@ -236,7 +270,7 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 	}
 	// build takes pending from its end: the oldest goes last.
 	for i := len(olds) - 1; i >= 0; i-- {
-		s.pending = append(s.pending, boundary.Note{Name: olds[i].name})
+		s.pending = append(s.pending, olds[i].name)
 	}
 }
 
@@ -245,7 +279,7 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 func (s *summaries) prune(gen uint64) {
 	for name, sm := range s.notes {
 		if sm.gen < gen {
-			delete(s.notes, name)
+			s.drop(name)
 		}
 	}
 }
@@ -272,7 +306,7 @@ func (s *summaries) build(root *boundary.Root) {
 			s.mu.Unlock()
 			return
 		}
-		n := s.pending[len(s.pending)-1]
+		n := boundary.Note{Name: s.pending[len(s.pending)-1]}
 		s.pending = s.pending[:len(s.pending)-1]
 		s.mu.Unlock()
 
@@ -289,17 +323,25 @@ func (s *summaries) build(root *boundary.Root) {
 			// Read, and refused, on every call; a summary being checked
 			// is dropped, and made again once its note settles.
 			s.mu.Lock()
-			delete(s.notes, n.Name)
+			s.drop(n.Name)
 			s.mu.Unlock()
 			continue
 		}
 		folded = appendFolded(folded[:0], text)
-		sm := &summary{stamp: st, read: began}
-		sm.f.add(folded)
+		sm := &summary{stamp: st, read: began.Sub(s.epoch), f: newFilter(folded)}
 		s.mu.Lock()
-		if _, ok := s.notes[n.Name]; ok || len(s.notes) < s.limit {
+		old, ok := s.notes[n.Name]
+		fits := len(s.notes) < s.limit && s.bytes+sm.cost() <= s.budget
+		if ok {
+			fits = s.bytes-old.cost()+sm.cost() <= s.budget
+		}
+		if ok || fits {
+			s.drop(n.Name)
+		}
+		if fits {
 			sm.gen = s.gen
 			s.notes[n.Name] = sm
+			s.bytes += sm.cost()
 		}
 		s.mu.Unlock()
 	}

@@ -338,8 +338,9 @@ func TestSummariesMatchFreshReads(t *testing.T) {
 
 // TestSummariesCapAndMemory: no more notes than the cap are summarised,
 // the notes beyond it are read on every call and still answered, and a
-// summary costs about 1.2 KiB of heap, so memory stays bounded however
-// large the folder grows.
+// summary costs the heap its budget counts (its filter, sized to its note,
+// and summaryOverhead), so memory stays bounded however large the folder
+// grows.
 func TestSummariesCapAndMemory(t *testing.T) {
 	const notes, limit = 300, 200
 	dir := numberedNotes(t, notes, notes-1)
@@ -385,8 +386,8 @@ func TestSummariesCapAndMemory(t *testing.T) {
 	without := heap()
 	per := float64(int64(with)-int64(without)) / limit
 	t.Logf("summaries hold %.0f bytes of heap per note", per)
-	if per > 1280 {
-		t.Errorf("summaries hold %.0f bytes of heap per note; want about 1.2 KiB", per)
+	if counted := float64(minSummaryBytes); per > counted*1.1 {
+		t.Errorf("summaries of these small notes hold %.0f bytes of heap per note; the budget counts %.0f", per, counted)
 	}
 }
 
@@ -466,5 +467,26 @@ func TestPrepareYieldsToACall(t *testing.T) {
 	waitBuilt(t, sums)
 	if n := summarised(sums); n != 5 {
 		t.Errorf("%d notes summarised after the call; want 5", n)
+	}
+}
+
+// TestSummariesByteBudget: summaries stop at their byte budget, whatever
+// the number of notes, and every answer is still a fresh read's.
+func TestSummariesByteBudget(t *testing.T) {
+	const notes, fit = 300, 100
+	dir := numberedNotes(t, notes, notes-1)
+	root, sums, _ := cachedRoot(t, dir)
+	sums.budget = fit * minSummaryBytes
+	want := search(t, root, phrase, nil)
+	search(t, root, phrase, sums)
+	waitBuilt(t, sums)
+	sums.mu.Lock()
+	used, budget := sums.bytes, sums.budget
+	sums.mu.Unlock()
+	if n := summarised(sums); n != fit || used > budget {
+		t.Errorf("%d notes summarised in %d bytes; want %d in at most %d", n, used, fit, budget)
+	}
+	if diff := cmp.Diff(want, search(t, root, phrase, sums)); diff != "" {
+		t.Errorf("answer with summaries at the budget (-fresh +cached):\n%s", diff)
 	}
 }

@@ -2,33 +2,56 @@ package search
 
 import (
 	"bytes"
+	"math/bits"
 	"unicode"
 	"unicode/utf8"
 )
 
-// filterBits is the size of one note's summary: 1 KiB.
-const filterBits = 8192
+// A filter's size follows its note's text: filterBitsPerByte bits per
+// byte of folded text, a power of two, at least minFilterBits and at most
+// maxFilterBits (1 KiB). A note of 300 bytes gets 512 bits (64 bytes):
+// about 40% of them set, so a query of ten distinct trigrams is let
+// through by about one such note in 10,000 that does not hold it.
+const (
+	filterBitsPerByte = 1
+	minFilterBits     = 512
+	maxFilterBits     = 8192
+)
 
-// A filter summarises what a text can match: bit gramBit(t) is set for
-// every run t of three bytes in the text's folded form (see appendFolded).
-// A match of a query is, in folded form, the query's own folded form, so
-// every trigram of the query is in the text's filter; a query one of
-// whose trigrams is missing cannot match. The converse does not hold: a
-// filter may let through a text that does not match, never stop one that
-// does.
-type filter [filterBits / 64]uint64
+// A filter summarises what a text can match: bit gramHash(t)>>shift is set
+// for every run t of three bytes in the text's folded form (see
+// appendFolded), where the filter has 1<<(32-shift) bits. A match of a
+// query is, in folded form, the query's own folded form, so every trigram
+// of the query is in the text's filter; a query one of whose trigrams is
+// missing cannot match. The converse does not hold: a filter may let
+// through a text that does not match, never stop one that does.
+type filter []uint64
 
-// add sets the bits of every trigram of folded.
-func (f *filter) add(folded []byte) {
+// newFilter returns the filter of folded, sized to it.
+func newFilter(folded []byte) filter {
+	n := minFilterBits
+	for n < maxFilterBits && n < filterBitsPerByte*len(folded) {
+		n *= 2
+	}
+	f := make(filter, n/64)
+	shift := f.shift()
 	for i := 0; i+2 < len(folded); i++ {
-		b := gramBit(folded[i], folded[i+1], folded[i+2])
+		b := gramHash(folded[i], folded[i+1], folded[i+2]) >> shift
 		f[b/64] |= 1 << (b % 64)
 	}
+	return f
 }
 
-// mayHold reports whether every bit in bits is set.
-func (f *filter) mayHold(bits []uint32) bool {
-	for _, b := range bits {
+// shift is how far a trigram's hash is shifted to index f's bits.
+func (f filter) shift() uint32 {
+	return 32 - uint32(bits.Len(uint(len(f)*64))-1)
+}
+
+// mayHold reports whether the bit of every hash in hashes is set.
+func (f filter) mayHold(hashes []uint32) bool {
+	shift := f.shift()
+	for _, h := range hashes {
+		b := h >> shift
 		if f[b/64]&(1<<(b%64)) == 0 {
 			return false
 		}
@@ -36,11 +59,12 @@ func (f *filter) mayHold(bits []uint32) bool {
 	return true
 }
 
-func gramBit(a, b, c byte) uint32 {
-	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1 >> (32 - 13)
+// gramHash is the hash of a trigram: its top bits index a filter.
+func gramHash(a, b, c byte) uint32 {
+	return (uint32(a)<<16 | uint32(b)<<8 | uint32(c)) * 0x9E3779B1
 }
 
-// gramBits returns the filter bits of the query's trigrams. They are taken
+// gramBits returns the hashes of the query's trigrams (see gramHash). They are taken
 // from the query's words as the matcher folds them, joined by single
 // spaces: the folded form every match of the query has (see appendFolded).
 // A query whose folded form is shorter than three bytes has none, and
@@ -55,11 +79,11 @@ func (q *Query) gramBits() []uint32 {
 			folded = utf8.AppendRune(folded, r)
 		}
 	}
-	var bits []uint32
+	var hashes []uint32
 	for i := 0; i+2 < len(folded); i++ {
-		bits = append(bits, gramBit(folded[i], folded[i+1], folded[i+2]))
+		hashes = append(hashes, gramHash(folded[i], folded[i+1], folded[i+2]))
 	}
-	return bits
+	return hashes
 }
 
 // appendFolded appends to dst the folded form of text, valid UTF-8: text

@@ -6,10 +6,8 @@ import (
 )
 
 // filterOf is the filter a note with text gets.
-func filterOf(text string) *filter {
-	var f filter
-	f.add(appendFolded(nil, []byte(text)))
-	return &f
+func filterOf(text string) filter {
+	return newFilter(appendFolded(nil, []byte(text)))
 }
 
 func TestFilterKeepsEveryMatch(t *testing.T) {

@@ -48,4 +48,8 @@ type Options struct {
 	// the notes they write. A shorter one lets a store into a dirty page
 	// go unseen.
 	Settle time.Duration
+	// MaxEntries, when not zero, is how many entries one walk examines,
+	// in place of boundary.MaxEntries, so that a test can reach the limit
+	// without making 50,000 files.
+	MaxEntries int
 }

@@ -53,20 +53,25 @@ func (c *corpusFlag) String() string     { return strings.Join(*c, ",") }
 func (c *corpusFlag) Set(v string) error { *c = append(*c, v); return nil }
 
 var (
-	bin       = flag.String("bin", "", "practice-notes `binary` to measure")
-	rgPath    = flag.String("rg", "", "ripgrep `binary`; empty to skip")
-	grepPath  = flag.String("grep", "", "grep `binary`; empty to skip")
-	present   = flag.String("present", "amber signal drift", "a phrase the corpora hold")
-	absent    = flag.String("absent", "velvet lantern", "a phrase no corpus holds")
-	common    = flag.String("common", "the release was the team login", "a phrase of common words no corpus holds")
-	early     = flag.String("early", "the team", "a phrase so common that the search stops at 10 passages")
-	firsts    = flag.Int("firsts", 10, "fresh processes whose first call is timed")
-	spawns    = flag.Int("spawns", 30, "processes started to time spawn to first reply")
-	warmup    = flag.Int("warmup", 10, "unmeasured calls of each phrase first")
-	calls     = flag.Int("calls", 100, "measured calls of each phrase")
-	grepCalls = flag.Int("grep-calls", 10, "rounds that also run grep (it is slow on large folders)")
-	wantFlag  = flag.String("want", "", "comma-separated passages the present phrase must give, one per corpus")
-	rssPause  = flag.Duration("rss-pause", 3*time.Second, "idle time between the calls of a -rss-corpus run, for summaries to be made")
+	bin         = flag.String("bin", "", "practice-notes `binary` to measure")
+	rgPath      = flag.String("rg", "", "ripgrep `binary`; empty to skip")
+	grepPath    = flag.String("grep", "", "grep `binary`; empty to skip")
+	present     = flag.String("present", "amber signal drift", "a phrase the corpora hold")
+	absent      = flag.String("absent", "velvet lantern", "a phrase no corpus holds")
+	common      = flag.String("common", "the release was the team login", "a phrase of common words no corpus holds")
+	early       = flag.String("early", "the team", "a phrase so common that the search stops at 10 passages")
+	firsts      = flag.Int("firsts", 10, "fresh processes whose first call is timed")
+	spawns      = flag.Int("spawns", 30, "processes started to time spawn to first reply")
+	warmup      = flag.Int("warmup", 10, "unmeasured calls of each phrase first")
+	calls       = flag.Int("calls", 100, "measured calls of each phrase")
+	grepCalls   = flag.Int("grep-calls", 10, "rounds that also run grep (it is slow on large folders)")
+	wantFlag    = flag.String("want", "", "comma-separated passages the present phrase must give, one per corpus")
+	baseBin     = flag.String("base", "", "a second practice-notes `binary` measured beside -bin on the -scale-corpus folders")
+	scaleFirsts = flag.Int("scale-firsts", 5, "fresh servers whose first call is timed per -scale-corpus")
+	scaleRounds = flag.Int("scale-rounds", 10, "rounds of steady calls per -scale-corpus")
+	scaleIdle   = flag.Duration("scale-idle", 4*time.Second, "idle time before the steady calls of a -scale-corpus, for summaries to be made")
+	scaleGap    = flag.Duration("scale-gap", time.Second, "idle time between rounds of steady calls of a -scale-corpus")
+	rssPause    = flag.Duration("rss-pause", 3*time.Second, "idle time between the calls of a -rss-corpus run, for summaries to be made")
 
 	rssCorpora corpusFlag
 )
@@ -74,10 +79,12 @@ var (
 func main() {
 	var corpora corpusFlag
 	flag.Var(&corpora, "corpus", "`LABEL=DIR` of a corpus to measure; repeat for several")
+	var scaleCorpora corpusFlag
+	flag.Var(&scaleCorpora, "scale-corpus", "`LABEL=DIR` of a large folder measured for the scale targets (see measureScale); repeat for several")
 	flag.Var(&rssCorpora, "rss-corpus", "`LABEL=DIR` of a corpus whose peak memory alone is measured; repeat for several, in growing order")
 	flag.Parse()
-	if *bin == "" || len(corpora) == 0 {
-		fmt.Fprintln(os.Stderr, "benchdrive: give -bin and at least one -corpus LABEL=DIR")
+	if *bin == "" || len(corpora)+len(scaleCorpora) == 0 {
+		fmt.Fprintln(os.Stderr, "benchdrive: give -bin and at least one -corpus or -scale-corpus LABEL=DIR")
 		os.Exit(2)
 	}
 	var wants []int
@@ -121,7 +128,25 @@ func main() {
 		}
 		grow = append(grow, r)
 	}
-	report(os.Stdout, rows, grow)
+	var scale []scaleRow
+	for _, c := range scaleCorpora {
+		label, dir, ok := strings.Cut(c, "=")
+		if !ok {
+			fail(fmt.Errorf("-scale-corpus %q: want LABEL=DIR", c))
+		}
+		fmt.Fprintf(os.Stderr, "benchdrive: %s (%s), large folder\n", label, dir)
+		r, err := measureScale(label, dir)
+		if err != nil {
+			fail(fmt.Errorf("%s: %w", label, err))
+		}
+		scale = append(scale, r)
+	}
+	if len(rows) > 0 {
+		report(os.Stdout, rows, grow)
+	}
+	var b bytes.Buffer
+	reportScale(&b, scale)
+	os.Stdout.Write(b.Bytes())
 }
 
 func fail(err error) {
@@ -158,7 +183,7 @@ func measure(label, dir string, want int) (row, error) {
 		r.spawn = append(r.spawn, d)
 	}
 	for range *firsts {
-		d, err := firstCall(dir)
+		d, err := firstCall(*bin, dir)
 		if err != nil {
 			return r, err
 		}
@@ -171,7 +196,7 @@ func measure(label, dir string, want int) (row, error) {
 			r.firstRG = append(r.firstRG, d)
 		}
 	}
-	s, err := session(dir)
+	s, err := session(*bin, dir)
 	if err != nil {
 		return r, err
 	}
@@ -267,8 +292,8 @@ type server struct {
 	id  int
 }
 
-func start(dir string) (*server, error) {
-	cmd := exec.Command(*bin, "serve", "-root", dir, "-log-level", "error")
+func start(binary, dir string) (*server, error) {
+	cmd := exec.Command(binary, "serve", "-root", dir, "-log-level", "error")
 	cmd.Stderr = os.Stderr
 	in, err := cmd.StdinPipe()
 	if err != nil {
@@ -285,8 +310,8 @@ func start(dir string) (*server, error) {
 }
 
 // session starts a server on dir and initializes it.
-func session(dir string) (*server, error) {
-	s, err := start(dir)
+func session(binary, dir string) (*server, error) {
+	s, err := start(binary, dir)
 	if err != nil {
 		return nil, err
 	}
@@ -298,8 +323,8 @@ func session(dir string) (*server, error) {
 }
 
 // firstCall starts a server, initializes it and times its first call.
-func firstCall(dir string) (time.Duration, error) {
-	s, err := session(dir)
+func firstCall(binary, dir string) (time.Duration, error) {
+	s, err := session(binary, dir)
 	if err != nil {
 		return 0, err
 	}
@@ -318,7 +343,7 @@ func firstCall(dir string) (time.Duration, error) {
 // spawnTime starts a server and times it up to its reply to initialize.
 func spawnTime(dir string) (time.Duration, error) {
 	t0 := time.Now()
-	s, err := session(dir)
+	s, err := session(*bin, dir)
 	if err != nil {
 		return 0, err
 	}

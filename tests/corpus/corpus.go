@@ -19,6 +19,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -49,6 +50,11 @@ type Options struct {
 	Size  int    // bytes per file (exact)
 	Seed  uint64 // random seed
 	K     int    // number of files holding the planted phrase (≤ Files)
+	// PerDir is how many notes go in one folder: 0 for the default (see
+	// FileName), a negative number for all of them in the top folder.
+	PerDir int
+	// Age sets every note's modification time that far back, when not 0.
+	Age time.Duration
 }
 
 // Info describes a generated corpus.
@@ -67,7 +73,7 @@ func Generate(dir string, opt Options) (*Info, error) {
 	info := &Info{}
 	id := 1
 	for i := range opt.Files {
-		name := FileName(i, opt.Files)
+		name := opt.fileName(i)
 		v := -1
 		if planted[i] >= 0 {
 			v = planted[i]
@@ -85,6 +91,12 @@ func Generate(dir string, opt Options) (*Info, error) {
 		if err := os.WriteFile(p, text, 0o644); err != nil {
 			return nil, err
 		}
+		if opt.Age != 0 {
+			t := time.Now().Add(-opt.Age)
+			if err := os.Chtimes(p, t, t); err != nil {
+				return nil, err
+			}
+		}
 		info.Files = append(info.Files, name)
 		info.Bytes += int64(len(text))
 	}
@@ -99,6 +111,22 @@ func FileName(i, n int) string {
 	}
 	return fmt.Sprintf("area-%03d/note-%05d.md", i/250, i)
 }
+
+// fileName is the name of file i of the corpus opt describes.
+func (opt Options) fileName(i int) string {
+	switch {
+	case opt.PerDir == 0:
+		return FileName(i, opt.Files)
+	case opt.PerDir < 0:
+		return fmt.Sprintf("note-%0*d.md", digits(opt.Files), i)
+	}
+	w := digits(opt.Files)
+	return fmt.Sprintf("area-%03d/note-%0*d.md", i/opt.PerDir, w, i)
+}
+
+// digits is how many digits number the files of a corpus of n, at least
+// five, so that names sort in index order.
+func digits(n int) int { return max(5, len(fmt.Sprint(n-1))) }
 
 // plantedSet returns, for each file index, the variant planted in it or -1.
 // The K files are spread evenly and include the last one, so finding all of

@@ -6,6 +6,7 @@
 // Usage:
 //
 //	go run ./tests/gencorpus -files 1000 -size 20000 -seed 1 -k 8 -out DIR
+//	go run ./tests/gencorpus -files 10000 -size 300 -per-dir 1000 -age 1h -out DIR
 //
 // It refuses to write into a directory that is not empty, and prints one
 // line per fact (files, bytes, phrases, planted files) on stdout.
@@ -27,6 +28,8 @@ func main() {
 	seed := flag.Uint64("seed", 1, "random `seed`; the same seed gives the same bytes")
 	k := flag.Int("k", 8, "number of files holding the planted phrase")
 	out := flag.String("out", "", "output `directory` (created; must be empty)")
+	perDir := flag.Int("per-dir", 0, "notes per folder; 0 for the default (flat up to 250, else folders of 250), -1 for one folder")
+	age := flag.Duration("age", 0, "set every note's modification time this far back")
 	flag.Parse()
 	if *out == "" || flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "gencorpus: give -out DIR and no other arguments")
@@ -42,7 +45,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "gencorpus: %s is not empty\n", *out)
 		os.Exit(1)
 	}
-	info, err := corpus.Generate(*out, corpus.Options{Files: *files, Size: *size, Seed: *seed, K: *k})
+	info, err := corpus.Generate(*out, corpus.Options{Files: *files, Size: *size, Seed: *seed, K: *k, PerDir: *perDir, Age: *age})
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "gencorpus: %v\n", err)
 		os.Exit(1)
