@@ -8,12 +8,14 @@ import (
 	"strings"
 
 	"practice-notes/tests/acceptance/record"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // fileBase is the name of a learner's output files: the folder's name
 // with controls and bidi characters written as escapes, so that listing
 // the output folder prints none of them.
-func fileBase(name string) string { return visible(name, "") }
+func fileBase(name string) string { return visible.Escape(name, "") }
 
 func linkTarget(name, ext string) string { return url.PathEscape(fileBase(name)) + ext }
 

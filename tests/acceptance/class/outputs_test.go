@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/tests/acceptance/record"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // harnessIDs are the check ids of a full harness run.
@@ -148,7 +150,7 @@ func hostileClass(t *testing.T) (string, []*Result) {
 func inert(t *testing.T, what, s string) {
 	t.Helper()
 	for _, r := range s {
-		if r != '\n' && r != '\t' && needsEscape(r) {
+		if r != '\n' && r != '\t' && visible.NeedsEscape(r) {
 			t.Errorf("%s holds raw %U", what, r)
 			return
 		}

@@ -3,9 +3,9 @@ package class
 import (
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
-	"unicode"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Everything a learner controls (folder names, server.cmd, COMPLETION.md,
@@ -14,46 +14,9 @@ import (
 // here, so that no such text becomes a spreadsheet formula, live Markdown
 // or HTML, or a terminal escape sequence.
 
-// needsEscape reports whether r must not reach a reader as it is: a C0 or
-// C1 control or DEL, a bidirectional formatting character (which can
-// reorder what is shown, as in "Trojan Source"), or a non-character.
-func needsEscape(r rune) bool {
-	switch {
-	case unicode.Is(unicode.Cc, r):
-		return true
-	case r == '\u061c', r == '\u200e', r == '\u200f',
-		r >= '\u202a' && r <= '\u202e', r >= '\u2066' && r <= '\u2069':
-		return true
-	case r == '\uFFFE', r == '\uFFFF':
-		return true
-	}
-	return false
-}
-
-// visible writes every character that needsEscape, other than those in
-// keep, as a Go escape such as \x1b or \u202e; invalid UTF-8 becomes
-// U+FFFD.
-func visible(s, keep string) string {
-	s = strings.ToValidUTF8(s, "\uFFFD")
-	esc := func(r rune) bool { return needsEscape(r) && !strings.ContainsRune(keep, r) }
-	if !strings.ContainsFunc(s, esc) {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if esc(r) {
-			q := strconv.QuoteRune(r) // '\x1b', '\r', '\u009b', '\u202e'
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
 // term is text for one terminal line: every control (tab and newline
 // included) and bidi character escaped.
-func term(s string) string { return visible(s, "") }
+func term(s string) string { return visible.Escape(s, "") }
 
 // csvCell is a cell of summary.csv. A spreadsheet reads a cell that starts
 // with =, +, -, @, a tab or a carriage return as a formula (OWASP's CSV
@@ -63,13 +26,13 @@ func csvCell(s string) string {
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		s = "'" + s
 	}
-	return visible(s, "")
+	return visible.Escape(s, "")
 }
 
 // htmlText is text for the page, which html/template then escapes:
 // controls other than tab and newline (which XML forbids) and bidi
 // overrides are shown as escapes.
-func htmlText(s string) string { return visible(s, "\t\n") }
+func htmlText(s string) string { return visible.Escape(s, "\t\n") }
 
 // mdInline is text for the middle of a Markdown line, a heading or a
 // link's text: every character that Markdown or HTML could read as markup
@@ -79,7 +42,7 @@ func htmlText(s string) string { return visible(s, "\t\n") }
 // line breaks are shown as escapes. It is for the middle of a line; text
 // that opens a line or list item goes through mdItem.
 func mdInline(s string) string {
-	s = visible(s, "")
+	s = visible.Escape(s, "")
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -115,7 +78,7 @@ func mdItem(s string) string {
 // (and at least four), and a tilde line cannot close a backtick fence.
 // Controls other than tab and newline are shown as escapes.
 func mdFence(text string) string {
-	text = strings.TrimRight(visible(text, "\t\n"), "\n")
+	text = strings.TrimRight(visible.Escape(text, "\t\n"), "\n")
 	n, run := 4, 0
 	for _, r := range text {
 		if r == '`' {
@@ -136,7 +99,7 @@ func mdFence(text string) string {
 // controls, bidi formatting). They occur only inside strings, so the
 // document means the same.
 func jsonText(b []byte) []byte {
-	raw := func(r rune) bool { return r >= 0x20 && needsEscape(r) }
+	raw := func(r rune) bool { return r >= 0x20 && visible.NeedsEscape(r) }
 	s := string(b)
 	if !strings.ContainsFunc(s, raw) {
 		return b

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 func TestEscapers(t *testing.T) {
@@ -61,7 +63,7 @@ func TestJSONText(t *testing.T) {
 	}
 	out := jsonText(in)
 	for _, r := range string(out) {
-		if needsEscape(r) {
+		if visible.NeedsEscape(r) {
 			t.Errorf("raw %U in %s", r, out)
 		}
 	}

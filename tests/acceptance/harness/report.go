@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Line is the one-line result of a check: "PASS 1 …", "FAIL 4 …",
@@ -89,6 +91,10 @@ func (r *Report) n2Lines() []string {
 // WriteText prints the human summary: "#" lines of context, one line per
 // check, then the final count line.
 func (r *Report) WriteText(w io.Writer) {
+	// Every line may hold what the server wrote (its name, replies,
+	// stderr) or what a learner chose (the command): none of it reaches
+	// the terminal as a control or a bidi override.
+	line := func(s string) { fmt.Fprintln(w, visible.Escape(s, "\t")) }
 	hdr := []string{
 		"practice-notes acceptance harness",
 		"server command: " + r.Server,
@@ -100,18 +106,18 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	hdr = append(hdr, r.n2Lines()...)
 	for _, h := range hdr {
-		fmt.Fprintln(w, "# "+h)
+		line("# " + h)
 	}
 	for _, c := range r.Checks {
-		fmt.Fprintln(w, c.Line())
+		line(c.Line())
 		if c.Status == StatusFail || c.Status == StatusWarn {
 			for _, l := range strings.Split(c.Evidence, "\n") {
-				fmt.Fprintln(w, "    "+l)
+				line("    " + l)
 			}
-			fmt.Fprintln(w, "    fix: "+c.Hint)
+			line("    fix: " + c.Hint)
 		}
 	}
-	fmt.Fprintln(w, r.FinalLine())
+	line(r.FinalLine())
 }
 
 func (r *Report) protocols() string {

@@ -27,6 +27,7 @@ import (
 
 	"practice-notes/tests/acceptance/harness"
 	"practice-notes/tests/acceptance/sandbox"
+	"practice-notes/tests/acceptance/visible"
 )
 
 func main() {
@@ -92,7 +93,8 @@ func run() int {
 		Slot:            *slot,
 	})
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "acceptance:", err)
+		// The error may quote the server command or what the server wrote.
+		fmt.Fprintln(os.Stderr, "acceptance:", visible.Escape(err.Error(), ""))
 		return 2
 	}
 	if *transcripts != "" {

@@ -1,0 +1,39 @@
+package harness
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// TestWriteTextShowsNoControls: what a server wrote reaches the terminal
+// as visible escapes, never as a sequence the terminal would act on.
+func TestWriteTextShowsNoControls(t *testing.T) {
+	hostile := "boom \x1b]0;TITLE\x07 \x1b[2J \u009b31m \u202eevil\xff"
+	rep := &Report{
+		Server:     "python3 server.py {root} # \x1b[31m",
+		ServerInfo: "notes\x1b[5m",
+		Checks: []*CheckResult{{
+			ID: "8", Status: StatusFail, Failures: []string{"stderr: " + hostile},
+			Evidence: "stderr: " + hostile + "\nreply: \u2066x\u2069",
+			Hint:     "fix \x1b[0m",
+		}},
+	}
+	var out bytes.Buffer
+	rep.WriteText(&out)
+	text := out.String()
+	if !utf8.ValidString(text) {
+		t.Errorf("the report is not valid UTF-8")
+	}
+	for _, bad := range []string{"\x1b", "\x07", "\u009b", "\u202e", "\u2066"} {
+		if strings.Contains(text, bad) {
+			t.Errorf("the report holds %q raw:\n%s", bad, text)
+		}
+	}
+	for _, want := range []string{`\x1b]0;TITLE\a`, `\u202eevil`, `\x1b[31m`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the report does not show %s:\n%s", want, text)
+		}
+	}
+}
