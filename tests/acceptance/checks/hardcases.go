@@ -37,6 +37,22 @@ func sendHardCases(w Wire) {
 func judgeHardCases(f *Facts) []Finding {
 	var out []Finding
 	_, probes := truth.HardCases()
+	// A hit missed in a note the server never named in any of these
+	// replies says where the server searches (check 3's rule for nested
+	// notes), not how it compares text: only a server that reached the
+	// hard-case notes is charged for what it missed among them.
+	reached := false
+	for _, p := range probes {
+		ex, ok := f.step(hardStep(p.Query))
+		a, known := f.answer(p.Query)
+		if !ok || !known || !answered(ex) {
+			continue
+		}
+		rd := f.read(ex, p.Query)
+		for _, h := range a.Hits {
+			reached = reached || namesFile(rd, h.File)
+		}
+	}
 	for _, p := range probes {
 		ex, ok := f.step(hardStep(p.Query))
 		a, known := f.answer(p.Query)
@@ -55,7 +71,7 @@ func judgeHardCases(f *Facts) []Finding {
 					Hint: "Return the paragraph exactly as the file holds it: read the file as bytes or UTF-8 without newline translation, keep every CR, and cut at offsets of the original text, never of a lowercased or folded copy."})
 			}
 		}
-		if len(miss) > 0 {
+		if len(miss) > 0 && reached {
 			out = append(out, Finding{Warn: true, Step: ex.Step,
 				Msg: fmt.Sprintf("%q missed %s of the true answer (the probe looks for %s)", p.Query, hitList(miss), p.Catches)})
 		}

@@ -58,9 +58,12 @@ def read_note(root, path):
 
 
 def passages(text):
-    """Yield (note_id, paragraph) for each blank-line separated paragraph."""
+    """Yield (note_id, paragraph) for each blank-line separated paragraph.
+
+    Lines are split at LF only, so a paragraph keeps its CRs and any other
+    separator inside it byte for byte (str.splitlines would drop them)."""
     note_id, para = "", []
-    for line in text.splitlines() + [""]:
+    for line in text.split("\n") + [""]:
         if line.strip():
             if line.lstrip().startswith("#"):
                 words = line.lstrip("# ").split()
@@ -69,7 +72,7 @@ def passages(text):
                 continue
             para.append(line)
         elif para:
-            yield note_id, "\n".join(para)
+            yield note_id, "\n".join(para).removesuffix("\r")
             para = []
 
 
