@@ -26,6 +26,11 @@ type rawSession struct {
 	stderr  *capBuffer
 	done    chan struct{}
 	timeout time.Duration
+	// startTimeout bounds the wait for the first answer, which comes only
+	// once the server has started (go run, npx and interpreters behind
+	// version-manager shims take seconds of it on a loaded machine).
+	startTimeout time.Duration
+	answered     bool
 }
 
 func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
@@ -40,7 +45,8 @@ func (r *runner) startRaw(home, tmp string) (*rawSession, error) {
 		return nil, err
 	}
 	rs := &rawSession{cmd: cmd, stdin: in, closeIn: in.Close, msgs: make(chan rawLine, 64),
-		stderr: &capBuffer{max: outputCap}, done: make(chan struct{}), timeout: r.cfg.Timeout}
+		stderr: &capBuffer{max: outputCap}, done: make(chan struct{}), timeout: r.cfg.Timeout,
+		startTimeout: max(r.cfg.StartTimeout, r.cfg.Timeout)}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		return nil, err
@@ -94,7 +100,11 @@ func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exch
 	if id == "" {
 		return ex, rec
 	}
-	deadline := time.After(rs.timeout)
+	limit := rs.timeout
+	if !rs.answered {
+		limit = rs.startTimeout
+	}
+	deadline := time.After(limit)
 	for {
 		select {
 		case m, ok := <-rs.msgs:
@@ -104,6 +114,7 @@ func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exch
 				return ex, rec
 			}
 			rec.Out = append(rec.Out, m.line)
+			rs.answered = true
 			if string(m.msg["id"]) == id {
 				ex.Millis = time.Since(t0).Milliseconds()
 				ex.Reply = marshal(m.msg)
@@ -112,7 +123,7 @@ func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exch
 			}
 		case <-deadline:
 			ex.Millis = time.Since(t0).Milliseconds()
-			ex.Error = fmt.Sprintf("no answer within %s", rs.timeout)
+			ex.Error = fmt.Sprintf("no answer within %s", limit)
 			ex.TimedOut = true
 			return ex, rec
 		}
