@@ -1,6 +1,7 @@
 package boundary
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -244,18 +245,18 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	defer f.Close()
 	if budget > 0 && w.root.large.has(dir) {
 		// Larger than the budget last time: its names first.
-		all, err := readNames(f, nil)
+		first, total, err := firstNames(f, budget)
 		if err != nil {
 			return unreadable()
 		}
-		if len(all) > budget {
-			slices.Sort(all)
-			if err := w.examine(ctx, &l, dir, depth, all[:budget], nil); err != nil {
+		if total > budget {
+			l.items = make([]item, 0, len(first))
+			if err := w.examine(ctx, &l, dir, depth, first, nil); err != nil {
 				return unreadable()
 			}
 			l.seen = budget
 			l.incomplete, l.cut = true, true
-			slices.SortFunc(l.items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+			sortItems(l.items, dir)
 			return l, nil
 		}
 		w.root.large.note(dir, false)
@@ -301,7 +302,7 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 		}
 	}
 	l.names = nil
-	slices.SortFunc(l.items, func(a, b item) int { return strings.Compare(a.key, b.key) })
+	sortItems(l.items, dir)
 	return l, nil
 }
 
@@ -316,14 +317,11 @@ const maxNames = 4 * MaxEntries
 // to maxNames in all), keeps what l found for the entries among the first
 // budget names, and examines the others of them, with an lstat each.
 func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, depth, budget int, extra []string) error {
-	all := make([]string, 0, len(l.names)+len(extra)+1000)
-	all, err := readNames(f, append(append(all, l.names...), extra...))
+	first, _, err := firstNames(f, budget, l.names, extra)
 	if err != nil {
 		return err
 	}
-	slices.Sort(all)
-	all = all[:budget]
-	last := all[budget-1] // the last name kept
+	last := first[len(first)-1] // the last name kept
 	examined := l.names
 	slices.Sort(examined)
 	base := func(rel string) string { return rel[strings.LastIndexByte(rel, '/')+1:] }
@@ -335,7 +333,7 @@ func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, de
 		}
 	}
 	l.skipped = kept
-	if err := w.examine(ctx, l, dir, depth, all, examined); err != nil {
+	if err := w.examine(ctx, l, dir, depth, first, examined); err != nil {
 		return err
 	}
 	l.seen = budget
@@ -373,20 +371,77 @@ func (w *walker) examine(ctx context.Context, l *dirList, dir string, depth int,
 	return nil
 }
 
-// readNames appends to names those of the entries f lists, up to maxNames
-// in all.
-func readNames(f *os.File, names []string) ([]string, error) {
-	for len(names) < maxNames {
-		more, err := f.Readdirnames(min(1000, maxNames-len(names)))
-		names = append(names, more...)
+// firstNames returns the first k in byte order, sorted, of the names in
+// seeds and those of the entries f lists, reading up to maxNames names in
+// all, and how many it read (seeds' included). However large the
+// directory, it holds at most k names and one batch it reads: a max-heap
+// of the least names so far, whose greatest is replaced by each smaller
+// name read, so a cut of a directory of 100,000 entries at 50,000 never
+// holds all 100,000 names.
+func firstNames(f *os.File, k int, seeds ...[]string) ([]string, int, error) {
+	h := nameHeap(make([]string, 0, k))
+	total := 0
+	for _, seed := range seeds {
+		for _, name := range seed {
+			h.offer(name)
+		}
+		total += len(seed)
+	}
+	for total < maxNames {
+		more, err := f.Readdirnames(min(1000, maxNames-total))
+		total += len(more)
+		for _, name := range more {
+			h.offer(name)
+		}
 		if errors.Is(err, io.EOF) || (err == nil && len(more) == 0) {
 			break
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 	}
-	return names, nil
+	slices.Sort(h)
+	return h, total, nil
+}
+
+// A nameHeap is a max-heap of at most cap(h) names (at least one).
+type nameHeap []string
+
+// offer adds name while there is room, or else puts it in place of the
+// greatest name when it is less.
+func (h *nameHeap) offer(name string) {
+	s := *h
+	if len(s) < cap(s) {
+		s = append(s, name)
+		for i := len(s) - 1; i > 0; {
+			p := (i - 1) / 2
+			if s[p] >= s[i] {
+				break
+			}
+			s[p], s[i] = s[i], s[p]
+			i = p
+		}
+		*h = s
+		return
+	}
+	if name >= s[0] {
+		return
+	}
+	s[0] = name
+	for i := 0; ; {
+		c := 2*i + 1
+		if c >= len(s) {
+			break
+		}
+		if c+1 < len(s) && s[c+1] > s[c] {
+			c++
+		}
+		if s[i] >= s[c] {
+			break
+		}
+		s[i], s[c] = s[c], s[i]
+		i = c
+	}
 }
 
 // largeDirs remembers, for one Root, the directories a walk last found
@@ -471,9 +526,38 @@ func (p *pendingList) usable(budget int) bool {
 // An item is where an entry of a directory leads: a note, or a directory
 // named by note.Name.
 type item struct {
-	key  string
-	dir  bool
 	note Note
+	dir  bool
+}
+
+// sortItems sorts the items of dir in byte order of the names they lead
+// to: a note's own name, and a directory's name with a "/" after it, since
+// the names below it all start so (see list).
+func sortItems(items []item, dir string) {
+	off := 0 // where an entry's own name starts in its note.Name
+	if dir != "." {
+		off = len(dir) + 1
+	}
+	slices.SortFunc(items, func(a, b item) int {
+		an, bn := a.note.Name[off:], b.note.Name[off:]
+		n := min(len(an), len(bn))
+		if c := strings.Compare(an[:n], bn[:n]); c != 0 {
+			return c
+		}
+		return cmp.Compare(keyByte(an, n, a.dir), keyByte(bn, n, b.dir))
+	})
+}
+
+// keyByte is the byte at i of name's key (name, with a "/" after it for a
+// directory), or -1 past its end.
+func keyByte(name string, i int, dir bool) int {
+	switch {
+	case i < len(name):
+		return int(name[i])
+	case i == len(name) && dir:
+		return '/'
+	}
+	return -1
 }
 
 // entry examines one entry of dir: it records the entry in l's skipped,
@@ -515,7 +599,7 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 			l.incomplete = true
 			return item{}, false
 		}
-		return item{key: name + "/", dir: true, note: Note{Name: rel}}, true
+		return item{dir: true, note: Note{Name: rel}}, true
 	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
@@ -530,7 +614,7 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 			l.skip(rel, reason)
 			return item{}, false
 		}
-		return item{key: name, note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
+		return item{note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
 	default:
 		l.skip(rel, errNotRegular)
 	}
