@@ -75,6 +75,18 @@ type Wire interface {
 	// read-only, that take a path; the client session asks tools/list
 	// for them once per process, under the check that asks first.
 	PathTools() []PathTool
+	// ToolArgs lists the other arguments a probe may fill: every string
+	// or string-array argument search_notes declares besides query, and
+	// every such argument of the other tools the harness may call
+	// (MayCall) besides the one PathTools names; asked with PathTools.
+	ToolArgs() []ToolArg
+	// ListResources sends resources/list, ListTemplates
+	// resources/templates/list and ReadResource resources/read through
+	// the client session's SDK client (ReadResource's sent as
+	// CallTool's); the protocol session records them as not sent.
+	ListResources(step string) Exchange
+	ListTemplates(step string) Exchange
+	ReadResource(step, uri string, sent ...string) Exchange
 }
 
 // PathTool is a read-only tool that takes a path, and the argument it
@@ -82,6 +94,14 @@ type Wire interface {
 type PathTool struct {
 	Name string `json:"name"`
 	Arg  string `json:"arg"`
+}
+
+// ToolArg is an argument of a declared tool that a probe may fill, and
+// whether it takes an array of strings.
+type ToolArg struct {
+	Tool  string `json:"tool"`
+	Arg   string `json:"arg"`
+	Array bool   `json:"array,omitempty"`
 }
 
 // Exchange is one line sent to the server and what came back.
@@ -107,6 +127,10 @@ type Facts struct {
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
 	// PathTools are the server's read-only tools that take a path.
 	PathTools []PathTool `json:"pathTools,omitempty"`
+	// ToolArgs are the other arguments the probes filled (Wire.ToolArgs).
+	ToolArgs []ToolArg `json:"toolArgs,omitempty"`
+	// Resources says the server advertised the resources capability.
+	Resources bool `json:"resources,omitempty"`
 	// Notes are the root's notes as the judges read them.
 	Notes *Notes `json:"notes,omitempty"`
 	// SignIn is check 1's search for sign-in, in its own process, for
@@ -178,6 +202,13 @@ type Fixture struct {
 	Marker string `json:"marker,omitempty"` // a phrase only this note (or none) holds
 	Proof  string `json:"proof,omitempty"`  // a word on the marker's own line
 	Path   string `json:"path,omitempty"`   // absolute, for a file or folder outside the root
+	// Text is the note's whole text, for a check that compares a read
+	// of it byte for byte.
+	Text string `json:"text,omitempty"`
+	// Files and Count say, for a phrase in many notes, which notes hold
+	// it and in how many paragraphs.
+	Files []string `json:"files,omitempty"`
+	Count int      `json:"count,omitempty"`
 }
 
 // Names of the fixtures that are phrases rather than files.
@@ -189,6 +220,7 @@ const (
 	TrapPhrase   = "trap phrase"     // in a note inside the traps' folder
 	CallerRoot   = "caller root"     // a folder outside the root offered as a root
 	TempFolder   = "temp folder"     // the run's folder, which holds the root
+	ValidNote    = "valid note"      // a note two folders down in the root
 )
 
 // Process is one server process of a run.

@@ -1,9 +1,72 @@
 package checks
 
+import (
+	"fmt"
+	"strings"
+)
+
+const (
+	escapeTarget = "escape-target.md"
+	escapeLink   = "escape-link.md"
+)
+
 var check5 = &Check{
 	ID:       "5",
 	Section:  SectionAcceptance,
 	Title:    "a symlink inside the root pointing outside is rejected, no leaked bytes",
 	Hint:     "Do not follow symlinks (lstat each entry, open with O_NOFOLLOW), or resolve them and refuse targets outside the root.",
-	Fixtures: []string{"escape-target.md", "escape-link.md"},
+	Fixtures: []string{escapeTarget, escapeLink},
+	// Searches the public word of the file behind escape-link.md and the
+	// link's name, and sends the link to every read-only path tool and
+	// through resources. What comes back from outside, and the link named
+	// as a result, are the leak rule's to find, charged here.
+	Probe: func(w Wire, f *Facts) bool {
+		search(w, escapeTarget, f.Fixtures[escapeTarget].Marker)
+		search(w, escapeLink, escapeLink)
+		probePaths(w, []string{escapeLink})
+		if !f.Resources {
+			return true
+		}
+		lex := w.ListResources(stepResources)
+		if !answered(lex) {
+			return true
+		}
+		readAll(w, []string{f.resourcePrefix(resourcesOf(lex)) + escapeLink})
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		target, _ := f.step(escapeTarget)
+		link, _ := f.step(escapeLink)
+		for _, ex := range []Exchange{target, link} {
+			if ex.TimedOut {
+				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+			}
+		}
+		v.Summary = "2 searches (the public word of the file behind escape-link.md, and its name) returned no outside byte and no link as a result"
+		if answered(target) {
+			if sk := f.read(target, f.Fixtures[escapeTarget].Marker).Skipped; len(sk) > 0 {
+				v.Notes = append(v.Notes, "the reply names as skipped or refused: "+strings.Join(sk, ", "))
+			}
+		}
+		if t := v.judgePaths(f, []string{escapeLink}); t != "" {
+			v.Summary += "; " + t
+		}
+		if !f.Resources {
+			return v
+		}
+		lex, _ := f.step(stepResources)
+		if !v.got(lex, "resources/list") {
+			return v
+		}
+		list := resourcesOf(lex)
+		for _, l := range list {
+			if strings.HasSuffix(l.URI, escapeLink) {
+				v.Findings = append(v.Findings, Finding{Step: lex.Step, Msg: "resources/list offers " + l.URI})
+			}
+		}
+		uris := []string{f.resourcePrefix(list) + escapeLink}
+		v.Summary += fmt.Sprintf("; %d/%d resources/read probes refused", v.judgeRefused(f, uris), len(uris))
+		return v
+	},
 }

@@ -2,14 +2,14 @@ package harness
 
 import (
 	"context"
-	"path/filepath"
-
 	"encoding/json"
 	"fmt"
-	"practice-notes/tests/acceptance/checks"
+	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Every surface that takes a path is probed, not only search_notes:
@@ -24,9 +24,14 @@ import (
 
 var pathArgRe = regexp.MustCompile(`(?i)path|file|folder|dir|root|note|name|uri|location`)
 
-// pathTool is a read-only tool and the argument it takes a path in.
+// pathTool is a tool the harness may call and one string argument of it.
 type pathTool struct {
 	name, arg string
+	// other marks an argument of a tool besides search_notes that is not
+	// the one it takes a path in (which pathArg names): only check 4
+	// fills it.
+	other bool
+	array bool // it takes an array
 }
 
 // pathTools lists the tools besides search_notes the harness may call
@@ -34,7 +39,7 @@ type pathTool struct {
 func (s *session) pathTools(ctx context.Context) []pathTool {
 	var out []pathTool
 	for _, t := range s.declared(ctx) {
-		if t.name != "search_notes" {
+		if t.name != "search_notes" && !t.other {
 			out = append(out, t)
 		}
 	}
@@ -53,24 +58,45 @@ func (s *session) searchArgs(ctx context.Context) []string {
 	return out
 }
 
+// toolArgs lists the string and string-array arguments search_notes
+// declares besides query, and those of the other tools the harness may
+// call besides the one pathTools names.
+func (s *session) toolArgs(ctx context.Context) []checks.ToolArg {
+	var out []checks.ToolArg
+	for _, t := range s.declared(ctx) {
+		if t.name == "search_notes" || t.other {
+			out = append(out, checks.ToolArg{Tool: t.name, Arg: t.arg, Array: t.array})
+		}
+	}
+	return out
+}
+
 // declared lists the callable tools that take a path, each with the
-// argument it takes it in, and search_notes with each string argument
-// besides query, asking tools/list once per process.
+// argument it takes it in, and every string argument of search_notes
+// besides query and of the callable tools besides that one, asking
+// tools/list once per process.
 func (s *session) declared(ctx context.Context) []pathTool {
 	if s.tools == nil {
 		tools, _ := s.listTools(ctx)
 		s.tools = []pathTool{}
 		for _, t := range tools {
+			props := properties(t.InputSchema)
 			switch {
 			case t.Name == "search_notes":
 				for _, arg := range stringArgs(t.InputSchema) {
 					if arg != "query" {
-						s.tools = append(s.tools, pathTool{t.Name, arg})
+						s.tools = append(s.tools, pathTool{name: t.Name, arg: arg, array: strings.Contains(props[arg], "array")})
 					}
 				}
 			case checks.MayCall(t):
-				if arg := pathArg(t.InputSchema); arg != "" {
-					s.tools = append(s.tools, pathTool{t.Name, arg})
+				path := pathArg(t.InputSchema)
+				if path != "" {
+					s.tools = append(s.tools, pathTool{name: t.Name, arg: path})
+				}
+				for _, arg := range stringArgs(t.InputSchema) {
+					if arg != path {
+						s.tools = append(s.tools, pathTool{name: t.Name, arg: arg, other: true, array: strings.Contains(props[arg], "array")})
+					}
 				}
 			}
 		}
@@ -78,9 +104,9 @@ func (s *session) declared(ctx context.Context) []pathTool {
 	return s.tools
 }
 
-// stringArgs names the string and array properties of a schema, sorted
-// (a string sent where an array of another kind is declared is refused).
-func stringArgs(schema any) []string {
+// properties reads the type of each property of a schema, as text
+// ("string", "[string null]", "array").
+func properties(schema any) map[string]string {
 	b, err := json.Marshal(schema)
 	if err != nil {
 		return nil
@@ -93,9 +119,19 @@ func stringArgs(schema any) []string {
 	if json.Unmarshal(b, &sc) != nil {
 		return nil
 	}
-	var names []string
+	out := make(map[string]string, len(sc.Properties))
 	for n, p := range sc.Properties {
-		if t := fmt.Sprint(p.Type); strings.Contains(t, "string") || strings.Contains(t, "array") {
+		out[n] = fmt.Sprint(p.Type)
+	}
+	return out
+}
+
+// stringArgs names the string and array properties of a schema, sorted
+// (a string sent where an array of another kind is declared is refused).
+func stringArgs(schema any) []string {
+	var names []string
+	for n, t := range properties(schema) {
+		if strings.Contains(t, "string") || strings.Contains(t, "array") {
 			names = append(names, n)
 		}
 	}
@@ -130,25 +166,14 @@ func (r *runner) probeSearchArgs(ctx context.Context, s *session, c *CheckResult
 // pathArg names the first string property of a schema (sorted) whose name
 // says it takes a path.
 func pathArg(schema any) string {
-	b, err := json.Marshal(schema)
-	if err != nil {
-		return ""
-	}
-	var sc struct {
-		Properties map[string]struct {
-			Type any `json:"type"`
-		} `json:"properties"`
-	}
-	if json.Unmarshal(b, &sc) != nil {
-		return ""
-	}
-	names := make([]string, 0, len(sc.Properties))
-	for n := range sc.Properties {
+	props := properties(schema)
+	names := make([]string, 0, len(props))
+	for n := range props {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if pathArgRe.MatchString(n) && strings.Contains(fmt.Sprint(sc.Properties[n].Type), "string") {
+		if pathArgRe.MatchString(n) && strings.Contains(props[n], "string") {
 			return n
 		}
 	}

@@ -192,8 +192,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// Checks whose probe and judge live in their values.
 	pure := func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: r.check3},
-		{id: "4", fn: r.check4}, {id: "5", fn: r.check5}, {id: "6", fn: r.check6},
+		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: pure},
+		{id: "4", fn: pure}, {id: "5", fn: pure}, {id: "6", fn: pure},
 	})
 	check8Version := cfg.ProtocolVersion
 	if check8Version == "" {

@@ -64,6 +64,21 @@ func (w *clientWire) PathTools() []checks.PathTool {
 	return out
 }
 
+func (w *clientWire) ToolArgs() []checks.ToolArg { return w.s.toolArgs(w.ctx) }
+
+func (w *clientWire) ListResources(step string) checks.Exchange {
+	_, ex := w.s.listResources(w.ctx)
+	return w.keep(step, ex)
+}
+
+func (w *clientWire) ListTemplates(step string) checks.Exchange {
+	return w.keep(step, w.s.listTemplates(w.ctx))
+}
+
+func (w *clientWire) ReadResource(step, uri string, sent ...string) checks.Exchange {
+	return w.keep(step, w.s.readResource(w.ctx, uri, sent...))
+}
+
 func (w *rawWire) ListTools(step string) checks.Exchange {
 	return w.notSent(step)
 }
@@ -73,6 +88,16 @@ func (w *rawWire) CallTool(step, _ string, _ map[string]any, _ ...string) checks
 }
 
 func (w *rawWire) PathTools() []checks.PathTool { return nil }
+
+func (w *rawWire) ToolArgs() []checks.ToolArg { return nil }
+
+func (w *rawWire) ListResources(step string) checks.Exchange { return w.notSent(step) }
+
+func (w *rawWire) ListTemplates(step string) checks.Exchange { return w.notSent(step) }
+
+func (w *rawWire) ReadResource(step, _ string, _ ...string) checks.Exchange {
+	return w.notSent(step)
+}
 
 func (w *rawWire) notSent(step string) checks.Exchange {
 	rec := checks.Exchange{Step: step, NotSent: true, Error: "not sent: the protocol session sends raw lines only"}
@@ -86,7 +111,8 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 // step.
 func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
 	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
-	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String()}
+	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
+		Resources: s.resourcesOffered()}
 	if c.def.NeedsSignIn && r.signIn != nil {
 		ref := record(checks.SignIn, r.signIn)
 		facts.SignIn = &ref
@@ -94,8 +120,11 @@ func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) 
 	c.def.Probe(w, facts)
 	facts.Exchanges = w.recorded
 	facts.Truth = r.truthFor(w.recorded)
-	for _, t := range s.tools {
-		facts.PathTools = append(facts.PathTools, checks.PathTool{Name: t.name, Arg: t.arg})
+	if s.tools != nil {
+		// search_notes's own arguments are ToolArgs, not path tools: a
+		// judge that lists the path tools it probed names only those.
+		facts.PathTools = w.PathTools()
+		facts.ToolArgs = w.ToolArgs()
 	}
 	facts.Notes.Files = r.namedFiles(w.shown)
 	r.transcribe([]*checks.Check{c.def}, facts)
