@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"practice-notes/tests/acceptance/checks"
 )
 
@@ -78,30 +80,36 @@ func (s *session) toolArgs(ctx context.Context) []checks.ToolArg {
 func (s *session) declared(ctx context.Context) []pathTool {
 	if s.tools == nil {
 		tools, _ := s.listTools(ctx)
-		s.tools = []pathTool{}
-		for _, t := range tools {
-			props := properties(t.InputSchema)
-			switch {
-			case t.Name == "search_notes":
-				for _, arg := range stringArgs(t.InputSchema) {
-					if arg != "query" {
-						s.tools = append(s.tools, pathTool{name: t.Name, arg: arg, array: strings.Contains(props[arg], "array")})
-					}
+		s.tools = declaredArgs(tools)
+	}
+	return s.tools
+}
+
+// declaredArgs reads the arguments the probes fill from a tools/list.
+func declaredArgs(tools []*mcp.Tool) []pathTool {
+	out := []pathTool{}
+	for _, t := range tools {
+		props := properties(t.InputSchema)
+		switch {
+		case t.Name == "search_notes":
+			for _, arg := range stringArgs(t.InputSchema) {
+				if arg != "query" {
+					out = append(out, pathTool{name: t.Name, arg: arg, array: strings.Contains(props[arg], "array")})
 				}
-			case checks.MayCall(t):
-				path := pathArg(t.InputSchema)
-				if path != "" {
-					s.tools = append(s.tools, pathTool{name: t.Name, arg: path})
-				}
-				for _, arg := range stringArgs(t.InputSchema) {
-					if arg != path {
-						s.tools = append(s.tools, pathTool{name: t.Name, arg: arg, other: true, array: strings.Contains(props[arg], "array")})
-					}
+			}
+		case checks.MayCall(t):
+			path := pathArg(t.InputSchema)
+			if path != "" {
+				out = append(out, pathTool{name: t.Name, arg: path})
+			}
+			for _, arg := range stringArgs(t.InputSchema) {
+				if arg != path {
+					out = append(out, pathTool{name: t.Name, arg: arg, other: true, array: strings.Contains(props[arg], "array")})
 				}
 			}
 		}
 	}
-	return s.tools
+	return out
 }
 
 // properties reads the type of each property of a schema, as text
