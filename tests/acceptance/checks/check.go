@@ -42,6 +42,12 @@ type Check struct {
 	// further request. Nil for a check that judges another's exchanges,
 	// and while the harness still probes the check itself.
 	Probe func(Wire, *Facts) bool
+	// Tools sends the check's calls to the tools besides search_notes.
+	// The harness runs it in a process of its own after the search
+	// checks, so that nothing such a tool changes disturbs them, and
+	// judges the check once it has run; nil for a check that calls no
+	// other tool.
+	Tools func(Wire, *Facts) bool
 	// Judge turns the recorded exchanges and the fixture facts into
 	// findings. Nil while the check is still judged inside the harness,
 	// in the same code that sends its requests.
@@ -144,6 +150,12 @@ type Facts struct {
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	// Stderr of that process (bounded).
 	Stderr string `json:"stderr,omitempty"`
+	// Negotiated is the protocol version that process's handshake agreed
+	// on, for a check that states it.
+	Negotiated string `json:"negotiated,omitempty"`
+	// Ended is how that process ended once the harness closed its stdin
+	// after the probe, for a check that judges it; nil for the others.
+	Ended *Ended `json:"ended,omitempty"`
 	// Processes holds what each server process of the run wrote on
 	// stdout besides JSON-RPC, for the run-wide stdout rule.
 	Processes []Process `json:"processes,omitempty"`
@@ -230,6 +242,33 @@ type Process struct {
 	// BadCount how many there were in all.
 	BadLines []string `json:"badLines,omitempty"`
 	BadCount int      `json:"badCount,omitempty"`
+}
+
+// Ended is how a check's own server process ended after the client
+// closed its stdin, and what it wrote.
+type Ended struct {
+	OnItsOwn bool   `json:"onItsOwn"`         // exited before the harness signalled it
+	AfterMs  int64  `json:"afterMs"`          // from stdin closing to exit
+	Code     int    `json:"code"`             // exit status
+	Signal   string `json:"signal,omitempty"` // what the harness sent when it did not exit
+	Grace    string `json:"grace"`            // how long it was given
+	// Messages counts its stdout lines read as JSON-RPC, StderrBytes
+	// what it wrote on stderr.
+	Messages    int `json:"messages"`
+	StderrBytes int `json:"stderrBytes"`
+	// Tail is the last lines of its stdout and stderr.
+	Tail []string `json:"tail,omitempty"`
+	// NoID is a reply it wrote without an id, which no client can match
+	// to a request; nil when there was none.
+	NoID *NoIDReply `json:"noID,omitempty"`
+}
+
+// NoIDReply is a reply without an id on stdout.
+type NoIDReply struct {
+	Line string `json:"line"` // bounded
+	At   int    `json:"at"`   // its stdout line number
+	// After names the last notification the client had sent, if any.
+	After string `json:"after,omitempty"`
 }
 
 // Timeout is a request that got no answer within the limit.

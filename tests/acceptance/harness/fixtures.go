@@ -110,17 +110,6 @@ func (l *layout) secret(name string) secret {
 	panic("harness: no secret fixture " + name)
 }
 
-// secretsOf lists the fixtures whose leak breaks check id's rule.
-func (l *layout) secretsOf(id string) []secret {
-	var out []secret
-	for _, s := range l.secrets {
-		if s.Owner == id {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // linkFor returns the link fixture a root-relative name is or goes through.
 func (l *layout) linkFor(rel string) (link, bool) {
 	rel = strings.TrimPrefix(filepath.ToSlash(rel), "./")

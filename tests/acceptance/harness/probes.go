@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -43,18 +42,6 @@ func (s *session) pathTools(ctx context.Context) []pathTool {
 	for _, t := range s.declared(ctx) {
 		if t.name != "search_notes" && !t.other {
 			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// searchArgs lists the string arguments search_notes declares besides
-// query.
-func (s *session) searchArgs(ctx context.Context) []string {
-	var out []string
-	for _, t := range s.declared(ctx) {
-		if t.name == "search_notes" {
-			out = append(out, t.arg)
 		}
 	}
 	return out
@@ -147,30 +134,6 @@ func stringArgs(schema any) []string {
 	return names
 }
 
-// probeSearchArgs sends search_notes each folder in every string argument
-// it declares besides query, with queries that find the files behind
-// those folders, and says what was probed ("" when it declares none).
-// What comes back is judged by the leak rules, as for any reply.
-func (r *runner) probeSearchArgs(ctx context.Context, s *session, c *CheckResult, folders, queries []string) string {
-	args := s.searchArgs(ctx)
-	if len(args) == 0 || len(queries) == 0 || len(folders) == 0 {
-		return ""
-	}
-	n := 0
-	for _, arg := range args {
-		for _, dir := range folders {
-			for _, q := range queries {
-				ex := s.callTool(ctx, "search_notes", map[string]any{"query": q, arg: dir}, dir, q)
-				n++
-				if ex.TimedOut {
-					c.failOn(ex, "search_notes %s=%q got no answer within %s", arg, dir, r.cfg.Timeout)
-				}
-			}
-		}
-	}
-	return fmt.Sprintf("%d searches with search_notes's own argument(s) %s set to %s", n, strings.Join(args, ", "), strings.Join(folders, ", "))
-}
-
 // pathArg names the first string property of a schema (sorted) whose name
 // says it takes a path.
 func pathArg(schema any) string {
@@ -186,61 +149,4 @@ func pathArg(schema any) string {
 		}
 	}
 	return ""
-}
-
-// probeTools sends each path to every read-only path tool and says what
-// was probed ("" when there is no such tool).
-func (r *runner) probeTools(ctx context.Context, s *session, c *CheckResult, paths []string) string {
-	tools := s.pathTools(ctx)
-	if len(tools) == 0 {
-		return ""
-	}
-	var names []string
-	for _, t := range tools {
-		names = append(names, t.name)
-		for _, p := range paths {
-			ex := s.callTool(ctx, t.name, map[string]any{t.arg: p}, p)
-			if ex.TimedOut {
-				c.failOn(ex, "%s %s=%q got no answer within %s", t.name, t.arg, p, r.cfg.Timeout)
-			}
-		}
-	}
-	return fmt.Sprintf("%d path(s) sent to the read-only tool(s) %s", len(paths), strings.Join(names, ", "))
-}
-
-// probeResources reads root-relative paths through resources, which must
-// refuse them, and fails when resources/list offers one of them.
-func (r *runner) probeResources(ctx context.Context, s *session, c *CheckResult, paths []string) string {
-	if !s.resourcesOffered() || len(paths) == 0 {
-		return ""
-	}
-	list, lex := s.listResources(ctx)
-	if !answered(c, lex) {
-		return ""
-	}
-	for _, l := range list {
-		for _, p := range paths {
-			if strings.HasSuffix(l.URI, p) || strings.Contains(l.URI, "linked-dir/") && strings.HasPrefix(p, "linked-dir") {
-				c.failOn(lex, "resources/list offers %s", l.URI)
-			}
-		}
-	}
-	pre := r.resourcePrefix(list)
-	var uris []string
-	for _, p := range paths {
-		uris = append(uris, pre+p)
-	}
-	refused := r.probeRefused(ctx, s, c, uris)
-	return fmt.Sprintf("; %d/%d resources/read probes refused", refused, len(uris))
-}
-
-// folderProbes are the folders sent in search_notes's own arguments by
-// the check id: the links it plants, and for check 17 the sibling folder
-// whose name starts with the root's, relative and absolute.
-func (r *runner) folderProbes(id string, links []string) []string {
-	out := append([]string{}, links...)
-	if id == "17" {
-		out = append(out, "../"+filepath.Base(r.lay.SiblingDir), r.lay.SiblingDir)
-	}
-	return out
 }

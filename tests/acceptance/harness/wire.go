@@ -108,9 +108,16 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 // probeAndJudge runs a check whose probe and judge live in its value:
 // the probe sends through the session, the judge reads what was recorded.
 // The session files the exchanges under the check; they are returned by
-// step.
+// step. A check that also calls other tools is judged once those calls
+// have run, in the process of other tools (othertools.go).
 func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
-	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	return r.probeThen(&clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}, c, nil)
+}
+
+// probeThen runs the check's probe through w; end, when set, adds the
+// facts that are not exchanges before the judge reads them.
+func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts)) map[string]*Exchange {
+	s := w.s
 	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
 		Resources: s.resourcesOffered()}
 	if c.def.NeedsSignIn && r.signIn != nil {
@@ -118,6 +125,9 @@ func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) 
 		facts.SignIn = &ref
 	}
 	c.def.Probe(w, facts)
+	if end != nil {
+		end(facts)
+	}
 	facts.Exchanges = w.recorded
 	facts.Truth = r.truthFor(w.recorded)
 	if s.tools != nil {
@@ -125,9 +135,19 @@ func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) 
 		// judge that lists the path tools it probed names only those.
 		facts.PathTools = w.PathTools()
 		facts.ToolArgs = w.ToolArgs()
+		r.otherTools = r.otherTools || hasOtherTools(s.tools)
 	}
-	facts.Notes.Files = r.namedFiles(w.shown)
-	r.transcribe([]*checks.Check{c.def}, facts)
-	r.apply(c, c.def.Judge(facts), w.shown)
+	if c.def.Tools != nil {
+		r.waiting = append(r.waiting, &waiting{c: c, facts: facts, shown: w.shown})
+		return w.shown
+	}
+	r.judgeProbed(c, facts, w.shown)
 	return w.shown
+}
+
+// judgeProbed runs the check's judge on what its probes recorded.
+func (r *runner) judgeProbed(c *CheckResult, facts *checks.Facts, shown map[string]*Exchange) {
+	facts.Notes.Files = r.namedFiles(shown)
+	r.transcribe([]*checks.Check{c.def}, facts)
+	r.apply(c, c.def.Judge(facts), shown)
 }
