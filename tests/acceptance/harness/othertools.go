@@ -65,7 +65,7 @@ func (r *runner) callOthers(ctx context.Context, s *session, wt *waiting) {
 		maps.Copy(f.Truth, truth)
 	}
 	if s.tools != nil {
-		f.PathTools = w.PathTools()
+		f.PathTools, f.ToolArgs = w.PathTools(), w.ToolArgs()
 	}
 	maps.Copy(wt.shown, w.shown)
 }

@@ -813,17 +813,3 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 	s.record(ex, t0, mark, cctx, err)
 	return ex
 }
-
-// resourceText returns the text of a successful read.
-func resourceText(ex *Exchange) string {
-	if ex.resource == nil {
-		return ""
-	}
-	var parts []string
-	for _, c := range ex.resource.Contents {
-		if c != nil {
-			parts = append(parts, c.Text+string(c.Blob))
-		}
-	}
-	return strings.Join(parts, "")
-}
