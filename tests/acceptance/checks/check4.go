@@ -3,7 +3,7 @@ package checks
 import (
 	"fmt"
 	"net/url"
-	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -69,7 +69,7 @@ func check4ArgCalls(f *Facts, declared []ToolArg) []argCall {
 		if a.Tool == "search_notes" {
 			for _, c := range []struct{ value, query string }{
 				{"..", outside.Marker}, {"../outside.md", outside.Marker}, {outside.Path, outside.Marker},
-				{path.Dir(abs.Path), abs.Marker}, {abs.Path, abs.Marker},
+				{filepath.Dir(abs.Path), abs.Marker}, {abs.Path, abs.Marker},
 			} {
 				calls = append(calls, argCall{arg: a, value: c.value, query: c.query})
 			}
