@@ -86,11 +86,13 @@ type Wire interface {
 	// every such argument of the other tools the harness may call
 	// (MayCall) besides the one PathTools names; asked with PathTools.
 	ToolArgs() []ToolArg
-	// ListResources sends resources/list, ListTemplates
-	// resources/templates/list and ReadResource resources/read through
-	// the client session's SDK client (ReadResource's sent as
-	// CallTool's); the protocol session records them as not sent.
-	ListResources(step string) Exchange
+	// ListResources sends resources/list page by page, each page
+	// recorded under PageStep(step, i); ListTemplates sends
+	// resources/templates/list and ReadResource resources/read
+	// (ReadResource's sent as CallTool's). They go through the client
+	// session's SDK client; the protocol session records them as not
+	// sent.
+	ListResources(step string) []Exchange
 	ListTemplates(step string) Exchange
 	ReadResource(step, uri string, sent ...string) Exchange
 }

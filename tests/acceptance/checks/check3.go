@@ -32,12 +32,12 @@ var check3 = &Check{
 		if !f.Resources {
 			return true
 		}
-		list := w.ListResources(stepResources)
-		if !answered(list) {
+		list, ok := listedAll(w.ListResources(stepResources))
+		if !ok {
 			return true
 		}
 		templates := w.ListTemplates(stepTemplates)
-		if uri, _ := offeredURI(valid.Rel, resourcesOf(list), templatesOf(templates), toolResult(ex)); uri != "" {
+		if uri, _ := offeredURI(valid.Rel, list, templatesOf(templates), toolResult(ex)); uri != "" {
 			w.ReadResource(stepReadValid, uri)
 		}
 		return true
@@ -72,11 +72,10 @@ var check3 = &Check{
 			v.Notes = append(v.Notes, "no path-taking surface offered: the server did not advertise resources, so the file was read through search_notes only")
 			return v
 		}
-		lex, _ := f.step(stepResources)
-		if !v.got(lex, "resources/list") {
+		list, _, ok := v.listed(f, stepResources)
+		if !ok {
 			return v
 		}
-		list := resourcesOf(lex)
 		tex, _ := f.step(stepTemplates)
 		uri, from := offeredURI(valid.Rel, list, templatesOf(tex), toolResult(ex))
 		if uri == "" {

@@ -3,7 +3,7 @@ package checks
 import (
 	"fmt"
 	"net/url"
-	"path"
+	"path/filepath"
 	"strings"
 )
 
@@ -69,7 +69,7 @@ func check4ArgCalls(f *Facts, declared []ToolArg) []argCall {
 		if a.Tool == "search_notes" {
 			for _, c := range []struct{ value, query string }{
 				{"..", outside.Marker}, {"../outside.md", outside.Marker}, {outside.Path, outside.Marker},
-				{path.Dir(abs.Path), abs.Marker}, {abs.Path, abs.Marker},
+				{filepath.Dir(abs.Path), abs.Marker}, {abs.Path, abs.Marker},
 			} {
 				calls = append(calls, argCall{arg: a, value: c.value, query: c.query})
 			}
@@ -123,12 +123,12 @@ var check4 = &Check{
 		if !f.Resources {
 			return true
 		}
-		lex := w.ListResources(stepResources)
-		if !answered(lex) {
+		list, ok := listedAll(w.ListResources(stepResources))
+		if !ok {
 			return true
 		}
 		abs := f.Fixtures[absoluteNote].Path
-		readAll(w, check4URIs(f, f.resourcePrefix(resourcesOf(lex))), abs, "../outside.md")
+		readAll(w, check4URIs(f, f.resourcePrefix(list)), abs, "../outside.md")
 		return true
 	},
 	Judge: func(f *Facts) Verdict {
@@ -150,15 +150,16 @@ var check4 = &Check{
 			v.Summary += "; no resources capability"
 			return v
 		}
-		lex, _ := f.step(stepResources)
-		if !v.got(lex, "resources/list") {
+		list, pages, ok := v.listed(f, stepResources)
+		if !ok {
 			return v
 		}
-		list := resourcesOf(lex)
 		abs := f.Fixtures[absoluteNote].Path
-		for _, l := range list {
-			if strings.Contains(l.URI, "outside.md") || strings.Contains(l.URI, abs) {
-				v.Findings = append(v.Findings, Finding{Step: lex.Step, Msg: "resources/list offers " + l.URI})
+		for _, page := range pages {
+			for _, l := range resourcesOf(page) {
+				if strings.Contains(l.URI, "outside.md") || strings.Contains(l.URI, abs) {
+					v.Findings = append(v.Findings, Finding{Step: page.Step, Msg: "resources/list offers " + l.URI})
+				}
 			}
 		}
 		uris := check4URIs(f, f.resourcePrefix(list))

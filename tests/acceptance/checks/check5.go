@@ -27,11 +27,11 @@ var check5 = &Check{
 		if !f.Resources {
 			return true
 		}
-		lex := w.ListResources(stepResources)
-		if !answered(lex) {
+		list, ok := listedAll(w.ListResources(stepResources))
+		if !ok {
 			return true
 		}
-		readAll(w, []string{f.resourcePrefix(resourcesOf(lex)) + escapeLink})
+		readAll(w, []string{f.resourcePrefix(list) + escapeLink})
 		return true
 	},
 	Judge: func(f *Facts) Verdict {
@@ -55,14 +55,15 @@ var check5 = &Check{
 		if !f.Resources {
 			return v
 		}
-		lex, _ := f.step(stepResources)
-		if !v.got(lex, "resources/list") {
+		list, pages, ok := v.listed(f, stepResources)
+		if !ok {
 			return v
 		}
-		list := resourcesOf(lex)
-		for _, l := range list {
-			if strings.HasSuffix(l.URI, escapeLink) {
-				v.Findings = append(v.Findings, Finding{Step: lex.Step, Msg: "resources/list offers " + l.URI})
+		for _, page := range pages {
+			for _, l := range resourcesOf(page) {
+				if strings.HasSuffix(l.URI, escapeLink) {
+					v.Findings = append(v.Findings, Finding{Step: page.Step, Msg: "resources/list offers " + l.URI})
+				}
 			}
 		}
 		uris := []string{f.resourcePrefix(list) + escapeLink}

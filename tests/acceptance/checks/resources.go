@@ -56,6 +56,43 @@ func offeredURI(rel string, list []*mcp.Resource, templates []*mcp.ResourceTempl
 	return "", ""
 }
 
+// PageStep names page i (from 0) of a listing sent under step.
+func PageStep(step string, i int) string {
+	if i == 0 {
+		return step
+	}
+	return fmt.Sprintf("%s, page %d", step, i+1)
+}
+
+// listed reads every page of the resources/list sent under step, and
+// fails the check when a page got no answer.
+func (v *Verdict) listed(f *Facts, step string) (list []*mcp.Resource, pages []Exchange, ok bool) {
+	for i := 0; ; i++ {
+		ex, found := f.step(PageStep(step, i))
+		if !found {
+			return list, pages, len(pages) > 0
+		}
+		if !v.got(ex, "resources/list") {
+			return nil, nil, false
+		}
+		pages = append(pages, ex)
+		list = append(list, resourcesOf(ex)...)
+	}
+}
+
+// listedAll reads the resources of every page a probe got, and says
+// whether every page was answered.
+func listedAll(pages []Exchange) ([]*mcp.Resource, bool) {
+	var list []*mcp.Resource
+	for _, p := range pages {
+		if !answered(p) {
+			return nil, false
+		}
+		list = append(list, resourcesOf(p)...)
+	}
+	return list, len(pages) > 0
+}
+
 // resourcesOf reads the resources of a resources/list reply.
 func resourcesOf(ex Exchange) []*mcp.Resource {
 	var reply struct {

@@ -17,7 +17,8 @@ import (
 // resources, every other tool the harness may call (checks.MayCall:
 // annotated read-only, or not annotated at all, and not saying it writes)
 // that has a string argument for a path, file, folder, dir, root or note,
-// and every string argument search_notes declares besides query. What
+// and every string argument search_notes declares besides query; check 4
+// also fills every other string argument of those tools. What
 // comes back is judged by the run-wide leak rules (outside text or paths,
 // and a listing of the folder above the root). A tool annotated
 // destructive or not read-only, or whose name or description says it

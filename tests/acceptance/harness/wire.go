@@ -66,9 +66,12 @@ func (w *clientWire) PathTools() []checks.PathTool {
 
 func (w *clientWire) ToolArgs() []checks.ToolArg { return w.s.toolArgs(w.ctx) }
 
-func (w *clientWire) ListResources(step string) checks.Exchange {
-	_, ex := w.s.listResources(w.ctx)
-	return w.keep(step, ex)
+func (w *clientWire) ListResources(step string) []checks.Exchange {
+	var out []checks.Exchange
+	for i, ex := range w.s.listResourcePages(w.ctx) {
+		out = append(out, w.keep(checks.PageStep(step, i), ex))
+	}
+	return out
 }
 
 func (w *clientWire) ListTemplates(step string) checks.Exchange {
@@ -91,7 +94,9 @@ func (w *rawWire) PathTools() []checks.PathTool { return nil }
 
 func (w *rawWire) ToolArgs() []checks.ToolArg { return nil }
 
-func (w *rawWire) ListResources(step string) checks.Exchange { return w.notSent(step) }
+func (w *rawWire) ListResources(step string) []checks.Exchange {
+	return []checks.Exchange{w.notSent(step)}
+}
 
 func (w *rawWire) ListTemplates(step string) checks.Exchange { return w.notSent(step) }
 
