@@ -76,11 +76,11 @@ func (p linkProbe) probe(w Wire, f *Facts) bool {
 	if !f.Resources || len(p.paths) == 0 {
 		return true
 	}
-	lex := w.ListResources(stepResources)
-	if !answered(lex) {
+	list, ok := listedAll(w.ListResources(stepResources))
+	if !ok {
 		return true
 	}
-	pre := f.resourcePrefix(resourcesOf(lex))
+	pre := f.resourcePrefix(list)
 	var uris []string
 	for _, q := range p.paths {
 		uris = append(uris, pre+q)
@@ -136,15 +136,16 @@ func (v *Verdict) judgeLinkResources(f *Facts, paths []string) string {
 	if !f.Resources || len(paths) == 0 {
 		return ""
 	}
-	lex, _ := f.step(stepResources)
-	if !v.got(lex, "resources/list") {
+	list, pages, ok := v.listed(f, stepResources)
+	if !ok {
 		return ""
 	}
-	list := resourcesOf(lex)
-	for _, l := range list {
-		for _, p := range paths {
-			if strings.HasSuffix(l.URI, p) || strings.Contains(l.URI, "linked-dir/") && strings.HasPrefix(p, "linked-dir") {
-				v.Findings = append(v.Findings, Finding{Step: lex.Step, Msg: "resources/list offers " + l.URI})
+	for _, page := range pages {
+		for _, l := range resourcesOf(page) {
+			for _, p := range paths {
+				if strings.HasSuffix(l.URI, p) || strings.Contains(l.URI, "linked-dir/") && strings.HasPrefix(p, "linked-dir") {
+					v.Findings = append(v.Findings, Finding{Step: page.Step, Msg: "resources/list offers " + l.URI})
+				}
 			}
 		}
 	}

@@ -30,8 +30,8 @@ func (w *toolWire) ToolArgs() []ToolArg {
 	return []ToolArg{{Tool: "search_notes", Arg: "folder"}, {Tool: "read_note", Arg: "encoding"}}
 }
 
-func (w *toolWire) ListResources(step string) Exchange {
-	return Exchange{Step: step, Reply: `{"jsonrpc":"2.0","id":1,"result":{"resources":[]}}`}
+func (w *toolWire) ListResources(step string) []Exchange {
+	return []Exchange{{Step: step, Reply: `{"jsonrpc":"2.0","id":1,"result":{"resources":[]}}`}}
 }
 
 func (w *toolWire) ListTemplates(step string) Exchange {
