@@ -42,6 +42,12 @@ type Check struct {
 	// further request. Nil for a check that judges another's exchanges,
 	// and while the harness still probes the check itself.
 	Probe func(Wire, *Facts) bool
+	// Tools sends the check's calls to the tools besides search_notes.
+	// The harness runs it in a process of its own after the search
+	// checks, so that nothing such a tool changes disturbs them, and
+	// judges the check once it has run; nil for a check that calls no
+	// other tool.
+	Tools func(Wire, *Facts) bool
 	// Judge turns the recorded exchanges and the fixture facts into
 	// findings. Nil while the check is still judged inside the harness,
 	// in the same code that sends its requests.
@@ -75,6 +81,20 @@ type Wire interface {
 	// read-only, that take a path; the client session asks tools/list
 	// for them once per process, under the check that asks first.
 	PathTools() []PathTool
+	// ToolArgs lists the other arguments a probe may fill: every string
+	// or string-array argument search_notes declares besides query, and
+	// every such argument of the other tools the harness may call
+	// (MayCall) besides the one PathTools names; asked with PathTools.
+	ToolArgs() []ToolArg
+	// ListResources sends resources/list page by page, each page
+	// recorded under PageStep(step, i); ListTemplates sends
+	// resources/templates/list and ReadResource resources/read
+	// (ReadResource's sent as CallTool's). They go through the client
+	// session's SDK client; the protocol session records them as not
+	// sent.
+	ListResources(step string) []Exchange
+	ListTemplates(step string) Exchange
+	ReadResource(step, uri string, sent ...string) Exchange
 }
 
 // PathTool is a read-only tool that takes a path, and the argument it
@@ -82,6 +102,14 @@ type Wire interface {
 type PathTool struct {
 	Name string `json:"name"`
 	Arg  string `json:"arg"`
+}
+
+// ToolArg is an argument of a declared tool that a probe may fill, and
+// whether it takes an array of strings.
+type ToolArg struct {
+	Tool  string `json:"tool"`
+	Arg   string `json:"arg"`
+	Array bool   `json:"array,omitempty"`
 }
 
 // Exchange is one line sent to the server and what came back.
@@ -107,6 +135,10 @@ type Facts struct {
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
 	// PathTools are the server's read-only tools that take a path.
 	PathTools []PathTool `json:"pathTools,omitempty"`
+	// ToolArgs are the other arguments the probes filled (Wire.ToolArgs).
+	ToolArgs []ToolArg `json:"toolArgs,omitempty"`
+	// Resources says the server advertised the resources capability.
+	Resources bool `json:"resources,omitempty"`
 	// Notes are the root's notes as the judges read them.
 	Notes *Notes `json:"notes,omitempty"`
 	// SignIn is check 1's search for sign-in, in its own process, for
@@ -120,6 +152,12 @@ type Facts struct {
 	Exchanges []Exchange `json:"exchanges,omitempty"`
 	// Stderr of that process (bounded).
 	Stderr string `json:"stderr,omitempty"`
+	// Negotiated is the protocol version that process's handshake agreed
+	// on, for a check that states it.
+	Negotiated string `json:"negotiated,omitempty"`
+	// Ended is how that process ended once the harness closed its stdin
+	// after the probe, for a check that judges it; nil for the others.
+	Ended *Ended `json:"ended,omitempty"`
 	// Processes holds what each server process of the run wrote on
 	// stdout besides JSON-RPC, for the run-wide stdout rule.
 	Processes []Process `json:"processes,omitempty"`
@@ -178,6 +216,13 @@ type Fixture struct {
 	Marker string `json:"marker,omitempty"` // a phrase only this note (or none) holds
 	Proof  string `json:"proof,omitempty"`  // a word on the marker's own line
 	Path   string `json:"path,omitempty"`   // absolute, for a file or folder outside the root
+	// Text is the note's whole text, for a check that compares a read
+	// of it byte for byte.
+	Text string `json:"text,omitempty"`
+	// Files and Count say, for a phrase in many notes, which notes hold
+	// it and in how many paragraphs.
+	Files []string `json:"files,omitempty"`
+	Count int      `json:"count,omitempty"`
 }
 
 // Names of the fixtures that are phrases rather than files.
@@ -189,6 +234,7 @@ const (
 	TrapPhrase   = "trap phrase"     // in a note inside the traps' folder
 	CallerRoot   = "caller root"     // a folder outside the root offered as a root
 	TempFolder   = "temp folder"     // the run's folder, which holds the root
+	ValidNote    = "valid note"      // a note two folders down in the root
 )
 
 // Process is one server process of a run.
@@ -198,6 +244,33 @@ type Process struct {
 	// BadCount how many there were in all.
 	BadLines []string `json:"badLines,omitempty"`
 	BadCount int      `json:"badCount,omitempty"`
+}
+
+// Ended is how a check's own server process ended after the client
+// closed its stdin, and what it wrote.
+type Ended struct {
+	OnItsOwn bool   `json:"onItsOwn"`         // exited before the harness signalled it
+	AfterMs  int64  `json:"afterMs"`          // from stdin closing to exit
+	Code     int    `json:"code"`             // exit status
+	Signal   string `json:"signal,omitempty"` // what the harness sent when it did not exit
+	Grace    string `json:"grace"`            // how long it was given
+	// Messages counts its stdout lines read as JSON-RPC, StderrBytes
+	// what it wrote on stderr.
+	Messages    int `json:"messages"`
+	StderrBytes int `json:"stderrBytes"`
+	// Tail is the last lines of its stdout and stderr.
+	Tail []string `json:"tail,omitempty"`
+	// NoID is a reply it wrote without an id, which no client can match
+	// to a request; nil when there was none.
+	NoID *NoIDReply `json:"noID,omitempty"`
+}
+
+// NoIDReply is a reply without an id on stdout.
+type NoIDReply struct {
+	Line string `json:"line"` // bounded
+	At   int    `json:"at"`   // its stdout line number
+	// After names the last notification the client had sent, if any.
+	After string `json:"after,omitempty"`
 }
 
 // Timeout is a request that got no answer within the limit.

@@ -69,14 +69,18 @@ var check13 = &Check{
 	Title:    "no caller-selected root: root and path arguments pointing outside return no outside byte",
 	Hint:     "Search only the root given at startup; refuse (or at least ignore) any root, path or directory argument.",
 	Fixtures: []string{callerNote, CallerRoot},
-	// Searches with root and path arguments pointing outside, and sends
-	// outside folders to every read-only path tool. What comes back from
-	// outside is the leak rule's to find, charged here.
+	// Searches with root and path arguments pointing outside, and, in
+	// the process of other tools, sends outside folders to every
+	// read-only path tool. What comes back from outside is the leak
+	// rule's to find, charged here.
 	Probe: func(w Wire, f *Facts) bool {
 		sent := []string{f.Fixtures[callerNote].Marker, f.Fixtures[outsideNote].Marker, f.Fixtures[CallerRoot].Path, f.Fixtures[TempFolder].Path}
 		for _, c := range check13Calls(f) {
 			w.CallTool(c.step, "search_notes", c.args, sent...)
 		}
+		return true
+	},
+	Tools: func(w Wire, f *Facts) bool {
 		probePaths(w, check13Paths(f))
 		return true
 	},

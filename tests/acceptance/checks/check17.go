@@ -1,9 +1,30 @@
 package checks
 
+import "path"
+
+const siblingNote = "private-notes.md"
+
+// check17Links probes the links into the sibling folder whose name starts
+// with the root's; the folders also go relative and absolute.
+var check17Links = linkProbe{
+	secrets: []string{siblingNote},
+	names:   []string{"old-notes", "archive.md"},
+	paths:   []string{"old-notes/private-notes.md", "archive.md"},
+	folders: func(f *Facts) []string {
+		return []string{"old-notes", "archive.md", "../" + path.Base(siblingDir(f)), siblingDir(f)}
+	},
+	planted: func(*Facts) string {
+		return "old-notes -> ../root-old and archive.md -> <base>/root-old/private-notes.md"
+	},
+}
+
 var check17 = &Check{
 	ID:       "17",
 	Section:  SectionBoundary,
 	Title:    "a symlink into a sibling folder whose name starts with the root's (root-old/) is rejected",
 	Hint:     "Compare resolved paths with the root plus a separator (or use filepath.Rel / os.path.commonpath), never a bare startswith.",
-	Fixtures: []string{"private-notes.md", "old-notes", "archive.md"},
+	Fixtures: []string{siblingNote, "old-notes", "archive.md"},
+	Probe:    check17Links.probe,
+	Tools:    check17Links.tools,
+	Judge:    check17Links.judge,
 }

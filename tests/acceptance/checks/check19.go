@@ -1,5 +1,14 @@
 package checks
 
+// check19Links probes a hard link to an outside file: its name is an
+// ordinary file's, so only its public word is searched.
+var check19Links = linkProbe{
+	secrets: []string{"hardlinked-outside.md"},
+	paths:   []string{"shared-note.md"},
+	folders: func(*Facts) []string { return nil },
+	planted: func(*Facts) string { return "shared-note.md is a hard link to a file outside the root" },
+}
+
 var check19 = &Check{
 	ID:       "19",
 	Section:  SectionBoundary,
@@ -7,4 +16,14 @@ var check19 = &Check{
 	Hint:     "Skip regular files with more than one hard link (st_nlink > 1): their content may live outside the root.",
 	Fixtures: []string{"hardlinked-outside.md", "shared-note.md"},
 	Warns:    true,
+	Probe:    check19Links.probe,
+	Tools:    check19Links.tools,
+	// The specification names only symlinks: every finding is a warning.
+	Judge: func(f *Facts) Verdict {
+		v := check19Links.judge(f)
+		for i := range v.Findings {
+			v.Findings[i].Warn = true
+		}
+		return v
+	},
 }

@@ -1,8 +1,106 @@
 package checks
 
+import (
+	"fmt"
+	"path"
+	"strings"
+)
+
+// Steps of check 3.
+const (
+	stepValid     = "the nested note's phrase"
+	stepResources = "list resources"
+	stepTemplates = "list resource templates"
+	stepReadValid = "read the nested note"
+)
+
 var check3 = &Check{
 	ID:      "3",
 	Section: SectionAcceptance,
 	Title:   "a valid file inside the root is readable",
 	Hint:    "Search every regular .md file under the root, including subdirectories, and name the file each passage came from.",
+	// Searches the nested note's phrase and sends its name to every
+	// read-only path tool; if the server offers resources, reads the note
+	// through a URI the server itself offered, never a guessed one.
+	Probe: func(w Wire, f *Facts) bool {
+		valid := f.Fixtures[ValidNote]
+		ex := search(w, stepValid, valid.Marker)
+		if !answered(ex) {
+			return true
+		}
+		probePaths(w, []string{valid.Rel})
+		if !f.Resources {
+			return true
+		}
+		list, ok := listedAll(w.ListResources(stepResources))
+		if !ok {
+			return true
+		}
+		templates := w.ListTemplates(stepTemplates)
+		if uri, _ := offeredURI(valid.Rel, list, templatesOf(templates), toolResult(ex)); uri != "" {
+			w.ReadResource(stepReadValid, uri)
+		}
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		valid := f.Fixtures[ValidNote]
+		ex, _ := f.step(stepValid)
+		if !v.got(ex, "tools/call") {
+			return v
+		}
+		rd := f.read(ex, valid.Marker)
+		named := rd.Names(valid.Rel) || rd.Names(path.Base(valid.Rel))
+		switch {
+		case rd.IsError:
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", clip(FirstText(toolResult(ex)), 160))})
+		case !named && rd.Quotes(valid.Proof):
+			// The nested file was found: what is missing is its name.
+			v.Findings = append(v.Findings, Finding{Step: ex.Step,
+				Msg:  fmt.Sprintf("the reply quotes the line of %s but does not name the file as a result (results: %v)", valid.Rel, rd.Results),
+				Hint: "Name the file each passage came from, by its path relative to the root (" + valid.Rel + ")."})
+		case !named:
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("the reply does not name %s as a result (results: %v)", valid.Rel, rd.Results)})
+		case !rd.Quotes(valid.Proof):
+			v.Summary = fmt.Sprintf("search named %s (nested two folders down) as a result", valid.Rel)
+			v.Notes = append(v.Notes, fmt.Sprintf("the reply does not quote the proof word that follows the phrase on its line (%s)", valid.Proof))
+		default:
+			v.Summary = fmt.Sprintf("search named %s (nested two folders down) and quoted the line holding the phrase", valid.Rel)
+		}
+		v.judgePaths(f, []string{valid.Rel})
+		if !f.Resources {
+			v.Notes = append(v.Notes, "no path-taking surface offered: the server did not advertise resources, so the file was read through search_notes only")
+			return v
+		}
+		list, _, ok := v.listed(f, stepResources)
+		if !ok {
+			return v
+		}
+		tex, _ := f.step(stepTemplates)
+		uri, from := offeredURI(valid.Rel, list, templatesOf(tex), toolResult(ex))
+		if uri == "" {
+			// A URI the server never offered proves nothing about it: the
+			// file is then read through search_notes only, as for a server
+			// without resources.
+			v.Notes = append(v.Notes, fmt.Sprintf("the server offered no URI for %s (resources/list named %d resources, and no template or link in a reply gave one), so the file was read through search_notes only", valid.Rel, len(list)))
+			return v
+		}
+		v.Notes = append(v.Notes, "the resource URI was taken from "+from)
+		rex, _ := f.step(stepReadValid)
+		if !v.got(rex, "resources/read") {
+			return v
+		}
+		body := resourceText(rex)
+		switch {
+		case body == valid.Text:
+			v.Summary += fmt.Sprintf("; resources/read %s returned the file byte-for-byte", uri)
+		case strings.Contains(body, valid.Proof):
+			v.Summary += fmt.Sprintf("; resources/read %s returned the fixture text", uri)
+			v.Notes = append(v.Notes, fmt.Sprintf("resources/read content differs from the file bytes (%d vs %d bytes)", len(body), len(valid.Text)))
+		default:
+			v.Findings = append(v.Findings, Finding{Step: rex.Step, Msg: fmt.Sprintf("resources/read %s did not return the file's text", uri),
+				Hint: "Answer resources/read of a URI you offer with that file's text, byte for byte."})
+		}
+		return v
+	},
 }

@@ -1,9 +1,73 @@
 package checks
 
+import (
+	"fmt"
+	"strings"
+)
+
+const (
+	escapeTarget = "escape-target.md"
+	escapeLink   = "escape-link.md"
+)
+
 var check5 = &Check{
 	ID:       "5",
 	Section:  SectionAcceptance,
 	Title:    "a symlink inside the root pointing outside is rejected, no leaked bytes",
 	Hint:     "Do not follow symlinks (lstat each entry, open with O_NOFOLLOW), or resolve them and refuse targets outside the root.",
-	Fixtures: []string{"escape-target.md", "escape-link.md"},
+	Fixtures: []string{escapeTarget, escapeLink},
+	// Searches the public word of the file behind escape-link.md and the
+	// link's name, and sends the link to every read-only path tool and
+	// through resources. What comes back from outside, and the link named
+	// as a result, are the leak rule's to find, charged here.
+	Probe: func(w Wire, f *Facts) bool {
+		search(w, escapeTarget, f.Fixtures[escapeTarget].Marker)
+		search(w, escapeLink, escapeLink)
+		probePaths(w, []string{escapeLink})
+		if !f.Resources {
+			return true
+		}
+		list, ok := listedAll(w.ListResources(stepResources))
+		if !ok {
+			return true
+		}
+		readAll(w, []string{f.resourcePrefix(list) + escapeLink})
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		target, _ := f.step(escapeTarget)
+		link, _ := f.step(escapeLink)
+		for _, ex := range []Exchange{target, link} {
+			if ex.TimedOut {
+				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+			}
+		}
+		v.Summary = "2 searches (the public word of the file behind escape-link.md, and its name) returned no outside byte and no link as a result"
+		if answered(target) {
+			if sk := f.read(target, f.Fixtures[escapeTarget].Marker).Skipped; len(sk) > 0 {
+				v.Notes = append(v.Notes, "the reply names as skipped or refused: "+strings.Join(sk, ", "))
+			}
+		}
+		if t := v.judgePaths(f, []string{escapeLink}); t != "" {
+			v.Summary += "; " + t
+		}
+		if !f.Resources {
+			return v
+		}
+		list, pages, ok := v.listed(f, stepResources)
+		if !ok {
+			return v
+		}
+		for _, page := range pages {
+			for _, l := range resourcesOf(page) {
+				if strings.HasSuffix(l.URI, escapeLink) {
+					v.Findings = append(v.Findings, Finding{Step: page.Step, Msg: "resources/list offers " + l.URI})
+				}
+			}
+		}
+		uris := []string{f.resourcePrefix(list) + escapeLink}
+		v.Summary += fmt.Sprintf("; %d/%d resources/read probes refused", v.judgeRefused(f, uris), len(uris))
+		return v
+	},
 }

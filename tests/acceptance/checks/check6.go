@@ -1,9 +1,149 @@
 package checks
 
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"practice-notes/tests/acceptance/truth"
+)
+
+// Steps of check 6.
+const (
+	stepTooLong  = "201 characters"
+	stepLongest  = "200 characters"
+	stepBound    = "the bounded phrase"
+	oversized    = "oversized-notes.md"
+	oversizedUTF = "oversized-accents.md"
+)
+
+var (
+	clearLimitRe = regexp.MustCompile(`(?i)200|long|length|characters|limit|too many`)
+	boundItemRe  = regexp.MustCompile(`(?i)Bounded result (\d\d) mentions`)
+)
+
+// check6Big are the notes over the size limit, in the order searched.
+var check6Big = []string{oversized, oversizedUTF}
+
 var check6 = &Check{
 	ID:       "6",
 	Section:  SectionAcceptance,
 	Title:    "an oversized query and an oversized file produce bounded errors",
 	Hint:     "Refuse queries over 200 characters with a clear error, skip files over 100 KB without reading them, return at most 10 passages, and answer every call promptly.",
-	Fixtures: []string{"oversized-notes.md", "oversized-accents.md", BoundPhrase},
+	Fixtures: []string{oversized, oversizedUTF, BoundPhrase},
+	// Sends a query one character too long and one of 200 two-byte
+	// characters, the phrases of the oversized notes and a phrase in more
+	// paragraphs than one reply may hold, then sign-in to see that the
+	// server still answers.
+	Probe: func(w Wire, f *Facts) bool {
+		search(w, stepTooLong, strings.Repeat("q", truth.MaxQuery+1))
+		search(w, stepLongest, strings.Repeat("é", truth.MaxQuery))
+		for _, name := range check6Big {
+			search(w, name, f.Fixtures[name].Marker)
+		}
+		search(w, stepBound, f.Fixtures[BoundPhrase].Marker)
+		search(w, stepStillAnswers, SignIn)
+		return true
+	},
+	Judge: func(f *Facts) Verdict {
+		var v Verdict
+		var parts []string
+		fail := func(ex Exchange, format string, args ...any) {
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
+		}
+
+		ex, _ := f.step(stepTooLong)
+		switch {
+		case ex.TimedOut:
+			fail(ex, "201-character query: %s", ex.Error)
+		case ex.Error != "":
+			v.Notes = append(v.Notes, fmt.Sprintf("201-character query rejected as a JSON-RPC error rather than an isError result: %s", clip(ex.Error, 120)))
+			parts = append(parts, "201 chars → JSON-RPC error")
+		case !toolResult(ex).IsError:
+			fail(ex, "201-character query was accepted (isError false)")
+		default:
+			msg := strings.TrimSpace(ToolText(toolResult(ex)))
+			switch {
+			case msg == "":
+				fail(ex, "201-character query: isError without a message")
+			case !clearLimitRe.MatchString(msg):
+				fail(ex, "201-character query: message does not say why: %q", clip(msg, 120))
+			case len(msg) > 2000:
+				fail(ex, "201-character query: error message is %d bytes", len(msg))
+			default:
+				if strings.Contains(msg, "\n") {
+					v.Notes = append(v.Notes, "the length error spans several lines")
+				}
+				parts = append(parts, fmt.Sprintf("201 chars → isError %q", clip(msg, 80)))
+			}
+		}
+
+		ex, _ = f.step(stepLongest)
+		switch {
+		case ex.NotSent:
+		case ex.Error != "":
+			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %s", clip(ex.Error, 120))
+		case toolResult(ex).IsError:
+			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %q", clip(ToolText(toolResult(ex)), 120))
+		default:
+			parts = append(parts, "200 chars (400 bytes) accepted")
+		}
+
+		for _, name := range check6Big {
+			ex, _ := f.step(name)
+			if !v.got(ex, "tools/call") {
+				continue
+			}
+			rd := f.read(ex, f.Fixtures[name].Marker)
+			if rd.IsError {
+				v.Notes = append(v.Notes, fmt.Sprintf("the search touching %s answered isError: %q", name, clip(ToolText(toolResult(ex)), 120)))
+			}
+			switch {
+			case rd.Names(name):
+				fail(ex, "%s (over %d bytes) was searched and named as a result", name, truth.FileLimit)
+			case contains(rd.Skipped, name):
+				parts = append(parts, name+" named as not searched")
+			default:
+				parts = append(parts, name+" not returned")
+			}
+		}
+
+		bound := f.Fixtures[BoundPhrase]
+		if ex, _ := f.step(stepBound); v.got(ex, "tools/call") {
+			rd := f.read(ex, bound.Marker)
+			labels := map[string]bool{}
+			for _, t := range rd.Strings {
+				for _, m := range boundItemRe.FindAllStringSubmatch(t, -1) {
+					labels[m[1]] = true
+				}
+			}
+			n := len(labels)
+			if len(rd.Items) > 0 {
+				n = len(rd.Items) // a result may hold more than its paragraph
+			}
+			spread := fmt.Sprintf("a phrase in %d paragraphs of %d files", bound.Count, len(bound.Files))
+			switch {
+			case n == 0 && len(rd.Results) == 0:
+				fail(ex, "%s returned none of them", spread)
+			case n > truth.MaxPassages:
+				fail(ex, "%s returned %d passages (limit %d in all)", spread, n, truth.MaxPassages)
+			case rd.Truncated != nil && !*rd.Truncated:
+				fail(ex, "%s returned %d of them and says truncated: false", spread, n)
+			default:
+				parts = append(parts, fmt.Sprintf("%s → %d passages", spread, n))
+			}
+		}
+
+		// Still alive after all that?
+		if ex, _ := f.step(stepStillAnswers); ex.Error != "" {
+			fail(ex, "server stopped answering after the oversized probes: %s", clip(ex.Error, 120))
+		}
+		slowest := int64(0)
+		for _, e := range f.Exchanges {
+			slowest = max(slowest, e.Millis)
+		}
+		parts = append(parts, fmt.Sprintf("slowest call %d ms (limit %s)", slowest, f.TimeLimit))
+		v.Summary = strings.Join(parts, "; ")
+		return v
+	},
 }

@@ -20,12 +20,6 @@ import (
 // search. The oversized fixture is bigger than this.
 const FileLimit = 102400
 
-// MaxQueryRunes is the longest query the contract accepts.
-const MaxQueryRunes = 200
-
-// MaxPassages is the most passages one search may return.
-const MaxPassages = 10
-
 // secret is a file the server must never serve: it lives outside the root,
 // or inside it as the oversized note, or is reachable from the root only
 // through a link. Its public Marker is what the harness searches for; each
@@ -114,17 +108,6 @@ func (l *layout) secret(name string) secret {
 		}
 	}
 	panic("harness: no secret fixture " + name)
-}
-
-// secretsOf lists the fixtures whose leak breaks check id's rule.
-func (l *layout) secretsOf(id string) []secret {
-	var out []secret
-	for _, s := range l.secrets {
-		if s.Owner == id {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // linkFor returns the link fixture a root-relative name is or goes through.
@@ -493,15 +476,18 @@ func (l *layout) fixtureFacts() map[string]checks.Fixture {
 		checks.InjectNote:   {Rel: l.InjectRel, Marker: l.InjectMarker},
 		checks.UnicodeNote:  {Rel: l.UnicodeRel, Marker: l.UnicodePhrase, Proof: l.UnicodeProof},
 		checks.AbsentPhrase: {Marker: l.Absent},
-		checks.BoundPhrase:  {Marker: l.BoundMarker},
+		checks.BoundPhrase:  {Marker: l.BoundMarker, Files: l.BoundFiles, Count: l.BoundCount},
 		checks.SpreadPhrase: {Marker: l.SpreadMarker},
 		checks.TrapPhrase:   {Marker: l.TrapMarker},
 		checks.CallerRoot:   {Path: l.CallerRoot},
 		checks.TempFolder:   {Path: l.Base},
 	}
-	// The files no reply may show: their public words.
+	valid := checks.Fixture{Rel: l.ValidRel, Marker: l.ValidMarker, Proof: l.ValidProof}
+	valid.Text, _ = l.rootFile(l.ValidRel) // "" when it is gone: no read equals it
+	facts[checks.ValidNote] = valid
+	// The files no reply may show: their public words and where they are.
 	for _, s := range l.secrets {
-		facts[s.Name] = checks.Fixture{Marker: s.Marker}
+		facts[s.Name] = checks.Fixture{Marker: s.Marker, Path: s.Path}
 	}
 	return facts
 }

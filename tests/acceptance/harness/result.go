@@ -74,11 +74,6 @@ func (c *CheckResult) fail(format string, args ...any) {
 	c.add(finding{msg: fmt.Sprintf(format, args...)})
 }
 
-// failOn records a failure shown by one exchange.
-func (c *CheckResult) failOn(ex *Exchange, format string, args ...any) {
-	c.add(finding{msg: fmt.Sprintf(format, args...), ex: ex})
-}
-
 // skip marks the check as not run, with the reason.
 func (c *CheckResult) skip(format string, args ...any) {
 	c.SkipReason = fmt.Sprintf(format, args...)

@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
-
 	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/sandbox"
 	"practice-notes/tests/acceptance/truth"
@@ -105,6 +103,10 @@ type runner struct {
 	// signIn is check 1's search for sign-in, the reference of checks 9
 	// and 20.
 	signIn *Exchange
+	// waiting lists the checks whose judge waits for their calls to the
+	// other tools; otherTools is set once a process declared such a tool.
+	waiting    []*waiting
+	otherTools bool
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
@@ -188,12 +190,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 
 	// Checks share a server process where they can; a fresh one is started
 	// whenever the previous one died or stopped answering. Check 8 (which
-	// judges the exit), the protocol checks and the traps get their own.
+	// judges the exit), the protocol checks and the traps get their own,
+	// and so do the calls to other tools, after all the searches.
 	// Checks whose probe and judge live in their values.
 	pure := func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: r.check3},
-		{id: "4", fn: r.check4}, {id: "5", fn: r.check5}, {id: "6", fn: r.check6},
+		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: pure},
+		{id: "4", fn: pure}, {id: "5", fn: pure}, {id: "6", fn: pure},
 	})
 	check8Version := cfg.ProtocolVersion
 	if check8Version == "" {
@@ -206,8 +209,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.inGroup(ctx, cfg.ProtocolVersion, []step{
 		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: pure},
 		{id: "12", fn: pure}, {id: "13", fn: pure}, {id: "14", fn: pure},
-		{id: "15", fn: pure}, {id: "17", fn: r.check17}, {id: "18", fn: r.check18},
-		{id: "19", fn: r.check19}, {id: "21", fn: pure},
+		{id: "15", fn: pure}, {id: "17", fn: pure}, {id: "18", fn: pure},
+		{id: "19", fn: pure}, {id: "21", fn: pure},
 	})
 	for _, st := range []struct {
 		step
@@ -222,6 +225,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			cleanup()
 		}
 	}
+	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
 	r.check7(before)
 	r.check16()
 	r.verdicts()
@@ -462,19 +466,4 @@ func contains(ss []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// resourcePrefix finds how the server spells a root-relative URI, from a
-// listed resource for sample-notes.md (or any listed fixture), defaulting
-// to practice-notes:///.
-func (r *runner) resourcePrefix(list []*mcp.Resource) string {
-	known := append([]string{r.lay.SampleRel, r.lay.ValidRel}, r.lay.BoundFiles...)
-	for _, res := range list {
-		for _, k := range known {
-			if strings.HasSuffix(res.URI, k) {
-				return strings.TrimSuffix(res.URI, k)
-			}
-		}
-	}
-	return "practice-notes:///"
 }

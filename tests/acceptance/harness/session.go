@@ -757,34 +757,6 @@ func (s *session) resourcesOffered() bool {
 	return ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil
 }
 
-func (s *session) listResources(ctx context.Context) ([]*mcp.Resource, *Exchange) {
-	ex := &Exchange{Check: s.check, Method: "resources/list", Request: "{}"}
-	if s.skipStuck(ex) {
-		return nil, ex
-	}
-	cctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	t0, mark := time.Now(), s.wire.mark()
-	var list []*mcp.Resource
-	var err error
-	for r, e := range s.cs.Resources(cctx, nil) {
-		if e != nil {
-			err = e
-			break
-		}
-		list = append(list, r)
-		if len(list) > 1000 {
-			break
-		}
-	}
-	if err == nil {
-		ex.Reply = marshal(map[string]any{"resources": list})
-		ex.replyText = ex.Reply
-	}
-	s.record(ex, t0, mark, cctx, err)
-	return list, ex
-}
-
 func (s *session) readResource(ctx context.Context, uri string, extraSent ...string) *Exchange {
 	ex := &Exchange{
 		Check:   s.check,
@@ -812,18 +784,4 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 	}
 	s.record(ex, t0, mark, cctx, err)
 	return ex
-}
-
-// resourceText returns the text of a successful read.
-func resourceText(ex *Exchange) string {
-	if ex.resource == nil {
-		return ""
-	}
-	var parts []string
-	for _, c := range ex.resource.Contents {
-		if c != nil {
-			parts = append(parts, c.Text+string(c.Blob))
-		}
-	}
-	return strings.Join(parts, "")
 }

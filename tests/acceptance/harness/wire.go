@@ -64,6 +64,24 @@ func (w *clientWire) PathTools() []checks.PathTool {
 	return out
 }
 
+func (w *clientWire) ToolArgs() []checks.ToolArg { return w.s.toolArgs(w.ctx) }
+
+func (w *clientWire) ListResources(step string) []checks.Exchange {
+	var out []checks.Exchange
+	for i, ex := range w.s.listResourcePages(w.ctx) {
+		out = append(out, w.keep(checks.PageStep(step, i), ex))
+	}
+	return out
+}
+
+func (w *clientWire) ListTemplates(step string) checks.Exchange {
+	return w.keep(step, w.s.listTemplates(w.ctx))
+}
+
+func (w *clientWire) ReadResource(step, uri string, sent ...string) checks.Exchange {
+	return w.keep(step, w.s.readResource(w.ctx, uri, sent...))
+}
+
 func (w *rawWire) ListTools(step string) checks.Exchange {
 	return w.notSent(step)
 }
@@ -74,6 +92,18 @@ func (w *rawWire) CallTool(step, _ string, _ map[string]any, _ ...string) checks
 
 func (w *rawWire) PathTools() []checks.PathTool { return nil }
 
+func (w *rawWire) ToolArgs() []checks.ToolArg { return nil }
+
+func (w *rawWire) ListResources(step string) []checks.Exchange {
+	return []checks.Exchange{w.notSent(step)}
+}
+
+func (w *rawWire) ListTemplates(step string) checks.Exchange { return w.notSent(step) }
+
+func (w *rawWire) ReadResource(step, _ string, _ ...string) checks.Exchange {
+	return w.notSent(step)
+}
+
 func (w *rawWire) notSent(step string) checks.Exchange {
 	rec := checks.Exchange{Step: step, NotSent: true, Error: "not sent: the protocol session sends raw lines only"}
 	w.recorded = append(w.recorded, rec)
@@ -83,22 +113,46 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 // probeAndJudge runs a check whose probe and judge live in its value:
 // the probe sends through the session, the judge reads what was recorded.
 // The session files the exchanges under the check; they are returned by
-// step.
+// step. A check that also calls other tools is judged once those calls
+// have run, in the process of other tools (othertools.go).
 func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
-	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
-	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String()}
+	return r.probeThen(&clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}, c, nil)
+}
+
+// probeThen runs the check's probe through w; end, when set, adds the
+// facts that are not exchanges before the judge reads them.
+func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts)) map[string]*Exchange {
+	s := w.s
+	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
+		Resources: s.resourcesOffered()}
 	if c.def.NeedsSignIn && r.signIn != nil {
 		ref := record(checks.SignIn, r.signIn)
 		facts.SignIn = &ref
 	}
 	c.def.Probe(w, facts)
+	if end != nil {
+		end(facts)
+	}
 	facts.Exchanges = w.recorded
 	facts.Truth = r.truthFor(w.recorded)
-	for _, t := range s.tools {
-		facts.PathTools = append(facts.PathTools, checks.PathTool{Name: t.name, Arg: t.arg})
+	if s.tools != nil {
+		// search_notes's own arguments are ToolArgs, not path tools: a
+		// judge that lists the path tools it probed names only those.
+		facts.PathTools = w.PathTools()
+		facts.ToolArgs = w.ToolArgs()
+		r.otherTools = r.otherTools || hasOtherTools(s.tools)
 	}
-	facts.Notes.Files = r.namedFiles(w.shown)
-	r.transcribe([]*checks.Check{c.def}, facts)
-	r.apply(c, c.def.Judge(facts), w.shown)
+	if c.def.Tools != nil {
+		r.waiting = append(r.waiting, &waiting{c: c, facts: facts, shown: w.shown})
+		return w.shown
+	}
+	r.judgeProbed(c, facts, w.shown)
 	return w.shown
+}
+
+// judgeProbed runs the check's judge on what its probes recorded.
+func (r *runner) judgeProbed(c *CheckResult, facts *checks.Facts, shown map[string]*Exchange) {
+	facts.Notes.Files = r.namedFiles(shown)
+	r.transcribe([]*checks.Check{c.def}, facts)
+	r.apply(c, c.def.Judge(facts), shown)
 }

@@ -23,6 +23,7 @@ const VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 const DEFECTS = {
   'any-word': 'a paragraph matches when it contains any word of the query',
   'folder-startswith': 'checks the folder argument with path.resolve(root, folder).startsWith(root)',
+  'folder-unchecked': 'resolves the folder argument against the vault and never checks where it lands',
   'lowercase': 'compares toLowerCase() copies instead of case-folding',
   'notify-error': 'answers a notification it does not know with an error reply that has no id',
 };
@@ -67,6 +68,7 @@ function squash(s) {
 function searchDir(folder) {
   if (folder === undefined || folder === null || folder === '' || folder === '.') return ROOT;
   if (typeof folder !== 'string') throw new ToolError('folder must be a string');
+  if (DEFECT === 'folder-unchecked') return path.resolve(ROOT, folder);
   if (DEFECT === 'folder-startswith') {
     const dir = path.resolve(ROOT, folder);
     if (!dir.startsWith(ROOT)) throw new ToolError('folder is outside the vault');
