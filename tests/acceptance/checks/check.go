@@ -142,6 +142,16 @@ type Facts struct {
 	// processes; Leftovers lists what each process left in its own.
 	HomeDirs  int        `json:"homeDirs,omitempty"`
 	Leftovers []Leftover `json:"leftovers,omitempty"`
+
+	// Secrets names the fixtures no reply may show (their Words), in the
+	// order the leak rule judges them.
+	Secrets []string `json:"secrets,omitempty"`
+	// OutsideNames are the entries of the temp folder besides the root:
+	// a reply that lists several of them lists a folder outside it.
+	OutsideNames []string `json:"outsideNames,omitempty"`
+	// Outputs holds what every server process of the run showed, in the
+	// order the processes ended, for the leak rule.
+	Outputs []Output `json:"outputs,omitempty"`
 }
 
 // FileFacts is the state of the run's files before and after.
@@ -178,6 +188,11 @@ type Fixture struct {
 	Marker string `json:"marker,omitempty"` // a phrase only this note (or none) holds
 	Proof  string `json:"proof,omitempty"`  // a word on the marker's own line
 	Path   string `json:"path,omitempty"`   // absolute, for a file or folder outside the root
+	// Label describes a fixture no reply may show, and Words are the
+	// random words each of its lines holds: the harness never sends
+	// them, so a reply holding one shows the file.
+	Label string   `json:"label,omitempty"`
+	Words []string `json:"words,omitempty"`
 }
 
 // Names of the fixtures that are phrases rather than files.
@@ -234,6 +249,9 @@ type Verdict struct {
 	Compared *N2Comparison
 	// Skip says why the check could not be judged, when nothing failed.
 	Skip string
+	// Sightings are what a run-wide rule saw, each charged to its owner
+	// once by Assemble.
+	Sightings []Sighting
 }
 
 // Finding is one reason for a fail or warn verdict.

@@ -47,9 +47,8 @@ type secret struct {
 type link struct {
 	Rel    string // path inside the root
 	Target string // as written; the outside file for a hard link
-	Owner  string
-	Warn   bool
-	Dir    bool // a link to a directory: paths through it count too
+	Dir    bool   // a link to a directory: paths through it count too
+	Hard   bool   // a hard link to an outside file
 }
 
 // layout is the per-run temp directory: the practice root plus fixtures
@@ -125,17 +124,6 @@ func (l *layout) secretsOf(id string) []secret {
 		}
 	}
 	return out
-}
-
-// linkFor returns the link fixture a root-relative name is or goes through.
-func (l *layout) linkFor(rel string) (link, bool) {
-	rel = strings.TrimPrefix(filepath.ToSlash(rel), "./")
-	for _, ln := range l.links {
-		if rel == ln.Rel || (ln.Dir && strings.HasPrefix(rel, ln.Rel+"/")) {
-			return ln, true
-		}
-	}
-	return link{}, false
 }
 
 func token(n int) string {
@@ -315,8 +303,7 @@ func buildLayout(practiceData string) (*layout, error) {
 		{Rel: "old-notes", Target: "../root-old", Dir: true},
 		{Rel: "archive.md", Target: filepath.Join(base, "root-old", "private-notes.md")},
 	}
-	for i, ln := range l.links {
-		l.links[i].Owner = ownerOf(ln.Rel).ID
+	for _, ln := range l.links {
 		p := filepath.Join(l.Root, filepath.FromSlash(ln.Rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			return l, err
@@ -329,8 +316,7 @@ func buildLayout(practiceData string) (*layout, error) {
 	if err := os.Link(hard.Path, filepath.Join(l.Root, "shared-note.md")); err != nil {
 		return l, fmt.Errorf("creating hard link fixture: %w", err)
 	}
-	shared := ownerOf("shared-note.md")
-	l.links = append(l.links, link{Rel: "shared-note.md", Target: hard.Path, Owner: shared.ID, Warn: shared.Warns})
+	l.links = append(l.links, link{Rel: "shared-note.md", Target: hard.Path, Hard: true})
 
 	entries, err := os.ReadDir(base)
 	if err != nil {
@@ -499,9 +485,10 @@ func (l *layout) fixtureFacts() map[string]checks.Fixture {
 		checks.CallerRoot:   {Path: l.CallerRoot},
 		checks.TempFolder:   {Path: l.Base},
 	}
-	// The files no reply may show: their public words.
+	// The files no reply may show: their public words, and the words
+	// that show them.
 	for _, s := range l.secrets {
-		facts[s.Name] = checks.Fixture{Marker: s.Marker}
+		facts[s.Name] = checks.Fixture{Marker: s.Marker, Path: s.Path, Label: s.Label, Words: s.Tokens}
 	}
 	return facts
 }
