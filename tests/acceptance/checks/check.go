@@ -99,10 +99,22 @@ type Exchange struct {
 	Millis  int64 `json:"ms"`
 }
 
+// Layout is what rebuilds a run's fixtures: the seed every random word
+// of them comes from, the practice data copied into the root, and the
+// temp folder that held them (the paths in the facts are under it).
+type Layout struct {
+	Seed         string `json:"seed"`
+	PracticeData string `json:"practiceData"`
+	TempFolder   string `json:"tempFolder"`
+}
+
 // Facts is everything a judge may read. Fields are added as judges need
 // them (the specification's true answer per query among them); a judge
 // reads only the fields it needs, so adding one changes no signature.
 type Facts struct {
+	// Layout rebuilds the fixtures the facts were recorded on; no judge
+	// reads it. A transcript keeps it in a section of its own.
+	Layout *Layout `json:"-"`
 	// Fixtures are the notes the run planted, by name.
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
 	// PathTools are the server's read-only tools that take a path.

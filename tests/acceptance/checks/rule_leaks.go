@@ -50,12 +50,23 @@ type Shown struct {
 	Sent  []string `json:"sent,omitempty"`
 	// Text is everything the reply said (the error, when there was no
 	// reply): the text of its content blocks and the result as JSON.
-	Text string `json:"text"`
+	// Empty with a Result, it is that: a transcript leaves it out.
+	Text string `json:"text,omitempty"`
 	// Result is a tool call's result as JSON, when it had one; a search's
 	// is read for the files it names.
 	Result string `json:"result,omitempty"`
 	Tool   string `json:"tool,omitempty"`
 	Query  string `json:"query,omitempty"`
+}
+
+// ResultText is what a tool result (as JSON) says, as Shown.Text holds
+// it: the text of its content blocks, then the result itself.
+func ResultText(result string) string {
+	var res mcp.CallToolResult
+	if json.Unmarshal([]byte(result), &res) != nil {
+		return "\n" + result
+	}
+	return ToolText(&res) + "\n" + result
 }
 
 // LeakRule is the run-wide rule that nothing from outside the root is
@@ -147,12 +158,16 @@ func (l *leakScan) process(o Output) []Sighting {
 	var sent []string
 	for _, sh := range o.Shown {
 		sent = append(sent, sh.Sent...)
-		found := l.contentLeaks(sh.Text)
-		found = append(found, l.pathLeaks(sh.Text, sh.Sent, true)...)
+		text := sh.Text
+		if text == "" && sh.Result != "" {
+			text = ResultText(sh.Result)
+		}
+		found := l.contentLeaks(text)
+		found = append(found, l.pathLeaks(text, sh.Sent, true)...)
 		if sh.Result != "" {
 			if sh.Tool == "search_notes" {
 				found = append(found, l.resultLeaks(sh)...)
-			} else if s, ok := l.listingLeak(sh.Text, sh.Sent); ok {
+			} else if s, ok := l.listingLeak(text, sh.Sent); ok {
 				found = append(found, s)
 			}
 		}
@@ -416,4 +431,78 @@ func uniq(ss ...string) []string {
 		}
 	}
 	return out
+}
+
+// Bounds of what a leak rule transcript keeps of one process.
+const (
+	keptClean     = 3     // replies without a leak, besides those with one
+	keptCleanSize = 4096  // the largest such reply kept
+	keptLines     = 20    // stdout or stderr lines with a leak
+	keptFileSize  = 16384 // the largest note content kept
+)
+
+// LeakTranscriptFacts cuts the leak rule's facts down to what a
+// transcript keeps: each process's replies that show a leak and a few
+// that show none (of the others, only what their requests sent, which no
+// echo may be charged for), a reply's text only where its result does
+// not say it, the stdout and stderr lines that show a leak, and the
+// notes up to keptFileSize. The transcript's verdict is the judge's on
+// what is kept.
+func LeakTranscriptFacts(f *Facts) *Facts {
+	out := *f
+	out.Outputs = nil
+	leaks := func(o Output) bool {
+		g := *f
+		g.Outputs = []Output{o}
+		return len(judgeLeaks(&g).Sightings) > 0
+	}
+	for _, o := range f.Outputs {
+		k := Output{Checks: o.Checks, Entries: o.Entries, Taken: o.Taken}
+		for rel, content := range o.Files {
+			if len(content) <= keptFileSize {
+				if k.Files == nil {
+					k.Files = map[string]string{}
+				}
+				k.Files[rel] = content
+			}
+		}
+		var sent []Shown
+		for _, sh := range o.Shown {
+			sent = append(sent, Shown{Check: sh.Check, Step: sh.Step, Label: sh.Label, Sent: sh.Sent})
+		}
+		clean := 0
+		for _, sh := range o.Shown {
+			if sh.Result != "" && sh.Text == ResultText(sh.Result) {
+				sh.Text = ""
+			}
+			one := o
+			one.Shown, one.Stdout, one.Stderr = []Shown{sh}, "", ""
+			switch {
+			case leaks(one):
+			case clean < keptClean && len(sh.Result)+len(sh.Text) <= keptCleanSize:
+				clean++
+			default:
+				sh = Shown{Check: sh.Check, Step: sh.Step, Label: sh.Label, Sent: sh.Sent}
+			}
+			k.Shown = append(k.Shown, sh)
+		}
+		k.Stdout = keptLinesOf(o.Stdout, func(line string) bool { return leaks(Output{Checks: o.Checks, Shown: sent, Stdout: line}) })
+		k.Stderr = keptLinesOf(o.Stderr, func(line string) bool { return leaks(Output{Checks: o.Checks, Shown: sent, Stderr: line}) })
+		out.Outputs = append(out.Outputs, k)
+	}
+	return &out
+}
+
+// keptLinesOf keeps the first keptLines lines of text that show a leak.
+func keptLinesOf(text string, leaks func(string) bool) string {
+	var kept []string
+	for _, line := range strings.Split(text, "\n") {
+		if len(kept) < keptLines && line != "" && leaks(line) {
+			kept = append(kept, line)
+		}
+	}
+	if len(kept) == 0 {
+		return ""
+	}
+	return strings.Join(kept, "\n") + "\n"
 }

@@ -34,7 +34,7 @@ type transcript struct {
 // server and compares the reading, and check 1's judgement, with what
 // the transcript says.
 func TestReadingTranscripts(t *testing.T) {
-	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"))
+	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"), newSeed())
 	if lay != nil {
 		defer lay.remove()
 	}

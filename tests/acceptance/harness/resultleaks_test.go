@@ -18,7 +18,7 @@ import (
 // resolves outside it, and words inside a note's text are never a name
 // the server offered.
 func TestResultLeaksReadNames(t *testing.T) {
-	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"))
+	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"), newSeed())
 	if lay != nil {
 		defer lay.remove()
 	}
@@ -47,13 +47,14 @@ func TestResultLeaksReadNames(t *testing.T) {
 		want []string
 	}{
 		{"root-relative with a leading slash", `[{"file": "/sample-notes.md", "note": "N2", "excerpt": "x"}]`, nil},
-		{"a file URI under the root", "file://" + lay.Root + "/sample-notes.md", nil},
+		// The root's absolute path in a reply only warns under the path rule.
+		{"a file URI under the root", "file://" + lay.Root + "/sample-notes.md", []string{"22 root path"}},
 		{"a URI of the server's own scheme", "notes:///extra/nested/valid-note.md", nil},
 		{"note text under an unfamiliar field", entry(lay.InjectRel, instr), nil},
 		{"note text quoted in Markdown", "### " + lay.InjectRel + "\n\n> " + strings.ReplaceAll(instr, "\n", "\n> "), nil},
 		{"a parent path the server named", "Found in ../outside.md", []string{`4 result outside ../outside.md`}},
 		{"an absolute path the root does not hold", `[{"file": "/outside.md", "excerpt": "x"}]`, []string{`4 result outside /outside.md`}},
-		{"a file URI outside the root", "file://" + lay.AbsOutside, []string{"4 result outside file://" + lay.AbsOutside}},
+		{"a file URI outside the root", "file://" + lay.AbsOutside, []string{"4 path a file at an absolute path outside the root", "4 result outside file://" + lay.AbsOutside}},
 		{"a URI climbing out", "notes:///../outside.md", []string{"4 result outside notes:///../outside.md"}},
 	}
 	for _, tt := range tests {

@@ -135,7 +135,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.ExitTimeout = 5 * time.Second
 	}
 	start := time.Now()
-	lay, err := buildLayout(cfg.PracticeData)
+	lay, err := buildLayout(cfg.PracticeData, newSeed())
 	if err != nil {
 		lay.remove()
 		return nil, err

@@ -1,9 +1,11 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"practice-notes/tests/acceptance/checks"
 )
@@ -34,6 +36,7 @@ func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 		}
 		f.Leftovers = append(f.Leftovers, checks.Leftover{Process: l.Process, Lines: lines})
 	}
+	f.Layout = r.layoutFacts()
 	comment := fmt.Sprintf("server: %s", untemp(r.cfg.Server))
 	for _, def := range list {
 		data, err := checks.EncodeTranscript(def, comment, &f)
@@ -41,23 +44,48 @@ func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 	}
 }
 
+// transcribeRule keeps the transcript of a run-wide rule judged on facts,
+// named rule-NAME. Its facts keep the run's temp paths: the leak rule
+// reads them; of its replies and output it keeps what shows a leak and a
+// few that show none.
+func (r *runner) transcribeRule(rule *checks.Rule, facts *checks.Facts) {
+	if rule == checks.LeakRule() {
+		facts = checks.LeakTranscriptFacts(facts)
+	} else {
+		f := *facts
+		facts = &f
+	}
+	facts.Layout = r.layoutFacts()
+	data, err := checks.EncodeRuleTranscript(rule, fmt.Sprintf("server: %s", untemp(r.cfg.Server)), facts)
+	r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: "rule-" + strings.ReplaceAll(rule.Name, " ", "-"), data: data, err: err})
+}
+
+// layoutFacts is what rebuilds this run's fixtures.
+func (r *runner) layoutFacts() *checks.Layout {
+	return &checks.Layout{Seed: r.lay.Seed, PracticeData: r.cfg.PracticeData, TempFolder: r.lay.Base}
+}
+
 // WriteTranscripts writes one transcript per check judged from recorded
-// facts into dir, as ID.txtar: copied under
-// tests/acceptance/checks/testdata/transcripts, each is a test of its
-// check's judge.
+// facts, and per run-wide rule, into dir, as ID.txtar or rule-NAME.txtar:
+// copied under tests/acceptance/checks/testdata/transcripts, each is a
+// test of its judge. A transcript that cannot be written (a server's line
+// that would read as a section marker) is named in the error; the others
+// are written.
 func (r *Report) WriteTranscripts(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	var errs []error
 	for _, t := range r.transcripts {
 		if t.err != nil {
-			return fmt.Errorf("transcript of check %s: %w", t.id, t.err)
+			errs = append(errs, fmt.Errorf("transcript %s: %w", t.id, t.err))
+			continue
 		}
 		if err := os.WriteFile(filepath.Join(dir, t.id+".txtar"), t.data, 0o644); err != nil {
 			return err
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func untempStates(states map[string]checks.FileState) map[string]checks.FileState {

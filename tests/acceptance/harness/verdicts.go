@@ -17,7 +17,9 @@ func (r *runner) verdicts() {
 		keys[ex] = exchangeKey(i)
 		byKey[keys[ex]] = ex
 	}
-	leaks := checks.LeakRule().Judge(r.leakFacts()).Sightings
+	leakFacts := r.leakFacts()
+	r.transcribeRule(checks.LeakRule(), leakFacts)
+	leaks := checks.LeakRule().Judge(leakFacts).Sightings
 	for _, s := range leaks {
 		if ex := byKey[s.Step]; ex != nil {
 			ex.Leaks = checks.AppendNew(ex.Leaks, s.What)
@@ -72,6 +74,7 @@ func (r *runner) verdicts() {
 		quote[k] = ex.evidenceLines()
 	}
 	for _, rule := range []*checks.Rule{checks.TimeoutRule(), checks.StdoutRule()} {
+		r.transcribeRule(rule, facts)
 		v := rule.Judge(facts)
 		for _, f := range v.Findings {
 			f.Owner, f.Quote = rule.Owner, quote[f.Step]
