@@ -46,8 +46,8 @@ func TimeoutRule() *Rule { return ruleTimeouts }
 // rules names every run-wide rule.
 var rules = []*Rule{ruleStdout, ruleTimeouts, ruleLeaks}
 
-// RuleNamed returns the run-wide rule with the given name.
-func RuleNamed(name string) (*Rule, bool) {
+// ruleNamed returns the run-wide rule with the given name.
+func ruleNamed(name string) (*Rule, bool) {
 	for _, r := range rules {
 		if r.Name == name {
 			return r, true

@@ -59,9 +59,9 @@ type Shown struct {
 	Query  string `json:"query,omitempty"`
 }
 
-// ResultText is what a tool result (as JSON) says, as Shown.Text holds
+// resultText is what a tool result (as JSON) says, as Shown.Text holds
 // it: the text of its content blocks, then the result itself.
-func ResultText(result string) string {
+func resultText(result string) string {
 	var res mcp.CallToolResult
 	if json.Unmarshal([]byte(result), &res) != nil {
 		return "\n" + result
@@ -78,7 +78,7 @@ func LeakRule() *Rule { return ruleLeaks }
 // else.
 const tokenWindow = 7
 
-// leakHints say what to fix for a leak, by the rule it breaks.
+// leakHint says what to fix for a leak, by the check whose rule it breaks.
 func leakHint(c *Check) string {
 	switch c {
 	case check1:
@@ -160,7 +160,7 @@ func (l *leakScan) process(o Output) []Sighting {
 		sent = append(sent, sh.Sent...)
 		text := sh.Text
 		if text == "" && sh.Result != "" {
-			text = ResultText(sh.Result)
+			text = resultText(sh.Result)
 		}
 		found := l.contentLeaks(text)
 		found = append(found, l.pathLeaks(text, sh.Sent, true)...)
@@ -472,7 +472,7 @@ func LeakTranscriptFacts(f *Facts) *Facts {
 		}
 		clean := 0
 		for _, sh := range o.Shown {
-			if sh.Result != "" && sh.Text == ResultText(sh.Result) {
+			if sh.Result != "" && sh.Text == resultText(sh.Result) {
 				sh.Text = ""
 			}
 			one := o

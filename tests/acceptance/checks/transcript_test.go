@@ -39,7 +39,7 @@ func transcripts(t *testing.T) map[string][]string {
 // run-wide rule's ("rule NAME").
 func judgeOf(id string) (func(*Facts) Verdict, bool) {
 	if name, ok := strings.CutPrefix(id, "rule "); ok {
-		r, ok := RuleNamed(name)
+		r, ok := ruleNamed(name)
 		if !ok {
 			return nil, false
 		}

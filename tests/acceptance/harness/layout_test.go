@@ -31,10 +31,11 @@ func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
 	r := &runner{cfg: Config{PracticeData: pd, Server: "server {root}"}, lay: lay, rep: &Report{}}
 	c, _ := checks.ByID("2")
 	r.transcribe([]*checks.Check{c}, &checks.Facts{Fixtures: lay.fixtureFacts(), Notes: lay.notes()})
-	if err := r.rep.transcripts[0].err; err != nil {
+	data, err := r.rep.transcripts[0].encode()
+	if err != nil {
 		t.Fatal(err)
 	}
-	_, got, _, err := checks.DecodeTranscript(r.rep.transcripts[0].data)
+	_, got, _, err := checks.DecodeTranscript(data)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,9 +13,9 @@ import (
 // transcript is one check's part of this run, as checks.EncodeTranscript
 // writes it.
 type recordedTranscript struct {
-	id   string
-	data []byte
-	err  error
+	id string
+	// encode writes it; it runs only when transcripts are written.
+	encode func() ([]byte, error)
 }
 
 // transcribe keeps the transcripts of the checks judged on facts; temp
@@ -39,8 +39,8 @@ func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 	f.Layout = r.layoutFacts()
 	comment := fmt.Sprintf("server: %s", untemp(r.cfg.Server))
 	for _, def := range list {
-		data, err := checks.EncodeTranscript(def, comment, &f)
-		r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: def.ID, data: data, err: err})
+		r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: def.ID,
+			encode: func() ([]byte, error) { return checks.EncodeTranscript(def, comment, &f) }})
 	}
 }
 
@@ -49,15 +49,16 @@ func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 // reads them; of its replies and output it keeps what shows a leak and a
 // few that show none.
 func (r *runner) transcribeRule(rule *checks.Rule, facts *checks.Facts) {
-	if rule == checks.LeakRule() {
-		facts = checks.LeakTranscriptFacts(facts)
-	} else {
-		f := *facts
-		facts = &f
-	}
-	facts.Layout = r.layoutFacts()
-	data, err := checks.EncodeRuleTranscript(rule, fmt.Sprintf("server: %s", untemp(r.cfg.Server)), facts)
-	r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: "rule-" + strings.ReplaceAll(rule.Name, " ", "-"), data: data, err: err})
+	layout, comment := r.layoutFacts(), fmt.Sprintf("server: %s", untemp(r.cfg.Server))
+	r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: "rule-" + strings.ReplaceAll(rule.Name, " ", "-"),
+		encode: func() ([]byte, error) {
+			f := *facts
+			if rule == checks.LeakRule() {
+				f = *checks.LeakTranscriptFacts(facts)
+			}
+			f.Layout = layout
+			return checks.EncodeRuleTranscript(rule, comment, &f)
+		}})
 }
 
 // layoutFacts is what rebuilds this run's fixtures.
@@ -77,11 +78,12 @@ func (r *Report) WriteTranscripts(dir string) error {
 	}
 	var errs []error
 	for _, t := range r.transcripts {
-		if t.err != nil {
-			errs = append(errs, fmt.Errorf("transcript %s: %w", t.id, t.err))
+		data, err := t.encode()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("transcript %s: %w", t.id, err))
 			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, t.id+".txtar"), t.data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, t.id+".txtar"), data, 0o644); err != nil {
 			return err
 		}
 	}
