@@ -43,6 +43,7 @@ var hostiles = []hostile{
 	{name: "take 4 GiB", script: "memory.sh", wantFail: allChecks(), want: "stopped: memory limit of 1 GiB reached"},
 	{name: "start 400 processes", script: "processes.sh", want: "the limit of 256 processes and threads was reached"},
 	{name: "kill every process it sees and signal the harness", script: "killall.sh", args: []string{"PID"}},
+	{name: "terminal escapes and a huge line on stdout", script: "escapes.sh", wantFail: []string{"8"}, want: `non-JSON-RPC stdout line: "\x1b[2J`},
 }
 
 func allChecks() []string { return harness.CheckIDs() }
@@ -167,6 +168,14 @@ func judgeHostile(t *testing.T, h hostile, rep *harness.Report, g graderDirs) {
 	}
 	if strings.Contains(out.String(), "PWNED") {
 		t.Errorf("an attack worked:\n%s", out.String())
+	}
+	// What a server writes reaches the grader's terminal only escaped,
+	// and bounded.
+	if i := strings.IndexAny(out.String(), "\x1b\a"); i >= 0 {
+		t.Errorf("the report carries a raw control character at byte %d: %q", i, out.String()[max(0, i-80):min(out.Len(), i+80)])
+	}
+	if out.Len() > 1<<20 {
+		t.Errorf("the report is %d bytes", out.Len())
 	}
 	entries, _ := os.ReadDir(g.outside)
 	for _, e := range entries {

@@ -127,10 +127,22 @@ type Exchange struct {
 	Millis  int64 `json:"ms"`
 }
 
+// Layout is what rebuilds a run's fixtures: the seed every random word
+// of them comes from, the practice data copied into the root, and the
+// temp folder that held them (the paths in the facts are under it).
+type Layout struct {
+	Seed         string `json:"seed"`
+	PracticeData string `json:"practiceData"`
+	TempFolder   string `json:"tempFolder"`
+}
+
 // Facts is everything a judge may read. Fields are added as judges need
 // them (the specification's true answer per query among them); a judge
 // reads only the fields it needs, so adding one changes no signature.
 type Facts struct {
+	// Layout rebuilds the fixtures the facts were recorded on; no judge
+	// reads it. A transcript keeps it in a section of its own.
+	Layout *Layout `json:"-"`
 	// Fixtures are the notes the run planted, by name.
 	Fixtures map[string]Fixture `json:"fixtures,omitempty"`
 	// PathTools are the server's read-only tools that take a path.
@@ -180,6 +192,16 @@ type Facts struct {
 	// processes; Leftovers lists what each process left in its own.
 	HomeDirs  int        `json:"homeDirs,omitempty"`
 	Leftovers []Leftover `json:"leftovers,omitempty"`
+
+	// Secrets names the fixtures no reply may show (their Words), in the
+	// order the leak rule judges them.
+	Secrets []string `json:"secrets,omitempty"`
+	// OutsideNames are the entries of the temp folder besides the root:
+	// a reply that lists several of them lists a folder outside it.
+	OutsideNames []string `json:"outsideNames,omitempty"`
+	// Outputs holds what every server process of the run showed, in the
+	// order the processes ended, for the leak rule.
+	Outputs []Output `json:"outputs,omitempty"`
 }
 
 // FileFacts is the state of the run's files before and after.
@@ -223,6 +245,11 @@ type Fixture struct {
 	// it and in how many paragraphs.
 	Files []string `json:"files,omitempty"`
 	Count int      `json:"count,omitempty"`
+	// Label describes a fixture no reply may show, and Words are the
+	// random words each of its lines holds: the harness never sends
+	// them, so a reply holding one shows the file.
+	Label string   `json:"label,omitempty"`
+	Words []string `json:"words,omitempty"`
 }
 
 // Names of the fixtures that are phrases rather than files.
@@ -307,6 +334,9 @@ type Verdict struct {
 	Compared *N2Comparison
 	// Skip says why the check could not be judged, when nothing failed.
 	Skip string
+	// Sightings are what a run-wide rule saw, each charged to its owner
+	// once by Assemble.
+	Sightings []Sighting
 }
 
 // Finding is one reason for a fail or warn verdict.

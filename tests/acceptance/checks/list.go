@@ -43,6 +43,19 @@ func StdoutRule() *Rule { return ruleStdout }
 // TimeoutRule is the run-wide rule that every request is answered in time.
 func TimeoutRule() *Rule { return ruleTimeouts }
 
+// rules names every run-wide rule.
+var rules = []*Rule{ruleStdout, ruleTimeouts, ruleLeaks}
+
+// ruleNamed returns the run-wide rule with the given name.
+func ruleNamed(name string) (*Rule, bool) {
+	for _, r := range rules {
+		if r.Name == name {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
 // ByID returns the check with the given id.
 func ByID(id string) (*Check, bool) {
 	for _, c := range all {

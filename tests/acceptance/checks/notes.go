@@ -77,6 +77,8 @@ func containsFold(s, sub string) bool {
 type Link struct {
 	Rel string `json:"rel"`
 	Dir bool   `json:"dir,omitempty"` // paths through it count too
+	// Hard marks a hard link, which names an outside file's own bytes.
+	Hard bool `json:"hard,omitempty"`
 }
 
 // link reports whether a root-relative name is or goes through a link.

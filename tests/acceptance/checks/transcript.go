@@ -3,17 +3,24 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // A transcript is one check's part of a recorded run, as a txtar file: a
-// comment naming the check and the server, the JSON-RPC lines each
-// exchange sent ("N step.in") and read back ("N step.out", the reply
-// last), the other facts its judge reads (facts.json) and the judge's
-// verdict (want). Replaying it runs the judge on the recorded facts and
-// compares the verdict with want.
+// comment naming the check (or run-wide rule) and the server, the
+// fixture layout it ran on (layout.json: the seed of the fixtures'
+// random words, the practice data and the temp folder), the JSON-RPC
+// lines each exchange sent ("N step.in") and read back ("N step.out", the
+// reply last), the other facts its judge reads (facts.json) and the
+// judge's verdict (want). Replaying it runs the judge on the recorded
+// facts and compares the verdict with want; the layout rebuilds the
+// fixtures themselves. A transcript recorded before layouts were kept
+// has no layout.json: its facts.json is all there is, which is all a
+// judge reads, and Facts.Layout is nil.
 
 // transcriptMeta is what facts.json holds of each exchange besides its
 // lines.
@@ -37,7 +44,24 @@ func EncodeTranscript(c *Check, comment string, f *Facts) ([]byte, error) {
 	if c.Judge == nil {
 		return nil, fmt.Errorf("check %s has no judge of its own yet", c.ID)
 	}
-	a := &txtar.Archive{Comment: []byte(fmt.Sprintf("check %s: %s\n%s\n", c.ID, c.Title, strings.TrimRight(comment, "\n")))}
+	return encode(fmt.Sprintf("check %s: %s", c.ID, c.Title), comment, f, c.Judge)
+}
+
+// EncodeRuleTranscript writes the transcript of run-wide rule r judged
+// on f; its comment starts "rule NAME:".
+func EncodeRuleTranscript(r *Rule, comment string, f *Facts) ([]byte, error) {
+	return encode(fmt.Sprintf("rule %s: charged to check %s unless a fixture names its owner", r.Name, r.Owner.ID), comment, f, r.Judge)
+}
+
+func encode(title, comment string, f *Facts, judge func(*Facts) Verdict) ([]byte, error) {
+	a := &txtar.Archive{Comment: []byte(fmt.Sprintf("%s\n%s\n", title, strings.TrimRight(comment, "\n")))}
+	if f.Layout != nil {
+		js, err := json.MarshalIndent(f.Layout, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		a.Files = append(a.Files, txtar.File{Name: "layout.json", Data: append(js, '\n')})
+	}
 	tf := transcriptFacts{Facts: *f}
 	tf.Exchanges = nil
 	for i, ex := range f.Exchanges {
@@ -45,6 +69,9 @@ func EncodeTranscript(c *Check, comment string, f *Facts) ([]byte, error) {
 			return nil, fmt.Errorf("exchange %q cannot be written as a transcript file", ex.Step)
 		}
 		name := fmt.Sprintf("%d %s", i+1, ex.Step)
+		if looksLikeMarker(ex.In) || slices.ContainsFunc(ex.Out, looksLikeMarker) {
+			return nil, fmt.Errorf("exchange %q holds a line that reads as a transcript section marker", ex.Step)
+		}
 		if ex.In != "" {
 			a.Files = append(a.Files, txtar.File{Name: name + ".in", Data: []byte(ex.In + "\n")})
 		}
@@ -59,18 +86,23 @@ func EncodeTranscript(c *Check, comment string, f *Facts) ([]byte, error) {
 	}
 	a.Files = append(a.Files,
 		txtar.File{Name: "facts.json", Data: append(js, '\n')},
-		txtar.File{Name: "want", Data: []byte(Render(c.Judge(f)))})
+		txtar.File{Name: "want", Data: []byte(Render(judge(f)))})
 	return txtar.Format(a), nil
 }
 
-// DecodeTranscript reads a transcript back: the check id it is of, the
-// facts and the verdict it wants.
+// looksLikeMarker reports whether a line would end a txtar section.
+func looksLikeMarker(line string) bool {
+	return strings.HasPrefix(line, "-- ") && strings.HasSuffix(strings.TrimRight(line, " \r"), " --")
+}
+
+// DecodeTranscript reads a transcript back: the check id it is of ("rule
+// NAME" for a run-wide rule), the facts and the verdict it wants.
 func DecodeTranscript(data []byte) (id string, f *Facts, want string, err error) {
 	a := txtar.Parse(data)
 	first, _, _ := strings.Cut(string(a.Comment), "\n")
 	id, _, ok := strings.Cut(strings.TrimPrefix(first, "check "), ":")
-	if !ok || !strings.HasPrefix(first, "check ") {
-		return "", nil, "", fmt.Errorf("the comment does not start with \"check ID:\": %q", first)
+	if !ok || !strings.HasPrefix(first, "check ") && !strings.HasPrefix(first, "rule ") {
+		return "", nil, "", fmt.Errorf("the comment does not start with \"check ID:\" or \"rule NAME:\": %q", first)
 	}
 	files := map[string]string{}
 	for _, file := range a.Files {
@@ -85,6 +117,12 @@ func DecodeTranscript(data []byte) (id string, f *Facts, want string, err error)
 		return "", nil, "", fmt.Errorf("no want section")
 	}
 	f = &tf.Facts
+	if js, ok := files["layout.json"]; ok {
+		f.Layout = &Layout{}
+		if err := json.Unmarshal([]byte(js), f.Layout); err != nil {
+			return "", nil, "", fmt.Errorf("layout.json: %w", err)
+		}
+	}
 	for i, m := range tf.Meta {
 		name := fmt.Sprintf("%d %s", i+1, m.Step)
 		in, ok := files[name+".in"]
@@ -115,7 +153,7 @@ func Render(v Verdict) string {
 	fmt.Fprintf(&b, "status: %s\n", v.Status())
 	line := func(key, val string) {
 		if val != "" {
-			fmt.Fprintf(&b, "%s: %s\n", key, strings.ReplaceAll(val, "\n", `\n`))
+			fmt.Fprintf(&b, "%s: %s\n", key, escapeControls(val))
 		}
 	}
 	line("summary", v.Summary)
@@ -144,6 +182,40 @@ func Render(v Verdict) string {
 		}
 		line("  hint", f.Hint)
 	}
+	for _, s := range v.Sightings {
+		label := "sighting"
+		if s.Warn {
+			label += " (warn)"
+		}
+		line(label+" charged to "+s.Owner.ID, s.What+" in "+s.Where)
+		if s.During != nil {
+			line("  during", s.During.ID)
+		}
+		line("  key", s.Key)
+		line("  step", s.Step)
+		line("  line", clip(s.Line, 300))
+		line("  hint", s.Hint)
+	}
+	return b.String()
+}
+
+// escapeControls writes s on one line that shows every control
+// character as an escape, so that a server's terminal escapes or line
+// breaks never act on the terminal that shows a verdict.
+func escapeControls(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\t' || r >= 0x20 && r < 0x7f || r > 0x9f && r != utf8.RuneError:
+			b.WriteRune(r)
+		case r == utf8.RuneError:
+			b.WriteString(`\ufffd`)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
 	return b.String()
 }
 
@@ -156,6 +228,12 @@ func (v Verdict) Status() string {
 	}
 	for _, f := range v.Findings {
 		if !f.Warn {
+			return StatusFail
+		}
+		status = StatusWarn
+	}
+	for _, s := range v.Sightings {
+		if !s.Warn {
 			return StatusFail
 		}
 		status = StatusWarn

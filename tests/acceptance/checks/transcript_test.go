@@ -1,8 +1,10 @@
 package checks
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,13 +35,30 @@ func transcripts(t *testing.T) map[string][]string {
 	return byCheck
 }
 
+// judgeOf returns the judge a transcript's id names: a check's, or a
+// run-wide rule's ("rule NAME").
+func judgeOf(id string) (func(*Facts) Verdict, bool) {
+	if name, ok := strings.CutPrefix(id, "rule "); ok {
+		r, ok := ruleNamed(name)
+		if !ok {
+			return nil, false
+		}
+		return r.Judge, true
+	}
+	c, ok := ByID(id)
+	if !ok {
+		return nil, false
+	}
+	return c.Judge, true
+}
+
 // TestTranscripts replays every transcript: the check's judge, run on the
 // recorded facts, gives the verdict the transcript wants.
 func TestTranscripts(t *testing.T) {
 	for id, files := range transcripts(t) {
-		c, ok := ByID(id)
+		judge, ok := judgeOf(id)
 		if !ok {
-			t.Errorf("transcripts of unknown check %s: %v", id, files)
+			t.Errorf("transcripts of unknown check or rule %s: %v", id, files)
 			continue
 		}
 		for _, file := range files {
@@ -52,11 +71,13 @@ func TestTranscripts(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if c.Judge == nil {
+				if judge == nil {
 					t.Fatalf("check %s has a transcript but no judge", id)
 				}
-				if diff := cmp.Diff(want, Render(c.Judge(facts))); diff != "" {
-					t.Errorf("verdict (-want +got):\n%s", diff)
+				if diff := cmp.Diff(want, Render(judge(facts))); diff != "" {
+					// The verdict quotes a server: show its control
+					// characters as escapes, and not without bound.
+					t.Errorf("verdict (-want +got):\n%s", clipLines(escapeControls(diff), 4000))
 				}
 			})
 		}
@@ -67,6 +88,7 @@ func TestTranscripts(t *testing.T) {
 // reads back unchanged.
 func TestTranscriptRoundTrip(t *testing.T) {
 	facts := &Facts{
+		Layout: &Layout{Seed: "00ff", PracticeData: "practice-data", TempFolder: "/tmp/run"},
 		Stderr: "listening\n",
 		Exchanges: []Exchange{
 			{Step: stepInit, In: initLine(`"init-1"`), Out: []string{`{"jsonrpc":"2.0","method":"notifications/message"}`, `{"jsonrpc":"2.0","id":"init-1","result":{"protocolVersion":"2024-11-05","capabilities":{"tools":{}}}}`}, Millis: 3},
@@ -99,11 +121,40 @@ func TestTranscriptRoundTrip(t *testing.T) {
 // transcripts yet. A check leaves this list when it gets a judge here.
 var judgedInHarness = map[string]bool{}
 
-// TestCatalogBothWays: every check with a judge has a transcript its
-// judge passes and one it fails or warns on; every other check is named
-// in judgedInHarness.
+// clipLines bounds text for a test log, keeping its line breaks.
+func clipLines(s string, n int) string {
+	s = strings.ReplaceAll(s, `\n`, "\n")
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + fmt.Sprintf("\n… %d more bytes", len(s)-n)
+}
+
+// TestCatalogBothWays: every check with a judge, and every run-wide
+// rule, has a transcript its judge passes and one it fails or warns on;
+// every other check is named in judgedInHarness.
 func TestCatalogBothWays(t *testing.T) {
 	byCheck := transcripts(t)
+	for _, r := range rules {
+		seen := map[string]bool{}
+		for _, file := range byCheck["rule "+r.Name] {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, facts, _, err := DecodeTranscript(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen[r.Judge(facts).Status()] = true
+		}
+		if !seen[StatusPass] {
+			t.Errorf("rule %s: no transcript that passes it", r.Name)
+		}
+		if !seen[StatusFail] && !seen[StatusWarn] {
+			t.Errorf("rule %s: no transcript that fails or warns it", r.Name)
+		}
+	}
 	for _, c := range All() {
 		if c.Judge == nil {
 			if !judgedInHarness[c.ID] {
@@ -131,6 +182,23 @@ func TestCatalogBothWays(t *testing.T) {
 		}
 		if !seen[StatusFail] && !seen[StatusWarn] {
 			t.Errorf("check %s: no transcript that fails or warns it", c.ID)
+		}
+	}
+}
+
+// TestTranscriptHostileText: what a server wrote never acts on the
+// terminal that shows a verdict, and never ends a transcript section.
+func TestTranscriptHostileText(t *testing.T) {
+	v := Verdict{Findings: []Finding{{Msg: "\x1b[2J\x1b]0;title\a\r\n-- x --\u0085\u202e", Detail: []string{"\x00\xff"}}}}
+	got := Render(v)
+	want := "status: fail\nfail: \\u001b[2J\\u001b]0;title\\u0007\\u000d\\n-- x --\\u0085\u202e\n  detail: \\u0000\\ufffd\n"
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("Render (-want +got):\n%s", diff)
+	}
+	for _, line := range []string{"-- x --", "-- 1 initialize.out --  "} {
+		f := &Facts{Exchanges: []Exchange{{Step: "s", In: "{}", Out: []string{line}, Reply: line}}}
+		if _, err := EncodeTranscript(check8_5, "server: test", f); err == nil {
+			t.Errorf("a reply line %q was written into a transcript, where it would end a section", line)
 		}
 	}
 }

@@ -35,7 +35,7 @@ func (l *layout) notes() *checks.Notes {
 	entries, taken := l.rootEntries()
 	var links []checks.Link
 	for _, ln := range l.links {
-		links = append(links, checks.Link{Rel: ln.Rel, Dir: ln.Dir})
+		links = append(links, checks.Link{Rel: ln.Rel, Dir: ln.Dir, Hard: ln.Hard})
 	}
 	return &checks.Notes{
 		N2Err:     n2Err,

@@ -8,14 +8,17 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
-// TestResultLeaksReadNames plants the real fixture and charges the names
-// replies offer as results: a name is outside the root only when it
+// TestResultLeaksReadNames plants the real fixture, records a reply as
+// the harness does and has the leak rule charge the names it offers as
+// results: a name is outside the root only when it
 // resolves outside it, and words inside a note's text are never a name
 // the server offered.
 func TestResultLeaksReadNames(t *testing.T) {
-	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"))
+	lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"), newSeed())
 	if lay != nil {
 		defer lay.remove()
 	}
@@ -44,22 +47,26 @@ func TestResultLeaksReadNames(t *testing.T) {
 		want []string
 	}{
 		{"root-relative with a leading slash", `[{"file": "/sample-notes.md", "note": "N2", "excerpt": "x"}]`, nil},
-		{"a file URI under the root", "file://" + lay.Root + "/sample-notes.md", nil},
+		// The root's absolute path in a reply only warns under the path rule.
+		{"a file URI under the root", "file://" + lay.Root + "/sample-notes.md", []string{"22 root path"}},
 		{"a URI of the server's own scheme", "notes:///extra/nested/valid-note.md", nil},
 		{"note text under an unfamiliar field", entry(lay.InjectRel, instr), nil},
 		{"note text quoted in Markdown", "### " + lay.InjectRel + "\n\n> " + strings.ReplaceAll(instr, "\n", "\n> "), nil},
 		{"a parent path the server named", "Found in ../outside.md", []string{`4 result outside ../outside.md`}},
 		{"an absolute path the root does not hold", `[{"file": "/outside.md", "excerpt": "x"}]`, []string{`4 result outside /outside.md`}},
-		{"a file URI outside the root", "file://" + lay.AbsOutside, []string{"4 result outside file://" + lay.AbsOutside}},
+		{"a file URI outside the root", "file://" + lay.AbsOutside, []string{"4 path a file at an absolute path outside the root", "4 result outside file://" + lay.AbsOutside}},
 		{"a URI climbing out", "notes:///../outside.md", []string{"4 result outside notes:///../outside.md"}},
 	}
-	r := &runner{lay: lay}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			ex := &Exchange{query: "words", result: &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tt.text}}}}
+			res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tt.text}}}
+			ex := &Exchange{Check: "3", Method: "tools/call", tool: "search_notes", query: "words", result: res, Reply: marshal(res)}
+			r := &runner{lay: lay, allExchanges: []*Exchange{ex}}
+			r.outputs = []checks.Output{r.output(&session{check: "3", checks: []string{"3"}, exchanges: []*Exchange{ex},
+				tap: &stdoutTap{raw: capBuffer{max: 1}}, stderr: &capBuffer{max: 1}}, 0)}
 			var got []string
-			for _, lk := range r.resultLeaks(ex, r.read(ex)) {
-				got = append(got, lk.owner+" "+lk.key)
+			for _, s := range checks.LeakRule().Judge(r.leakFacts()).Sightings {
+				got = append(got, s.Owner.ID+" "+s.Key)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s\nresults: %q", diff, r.read(ex).Results)

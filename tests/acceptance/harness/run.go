@@ -98,7 +98,7 @@ type runner struct {
 	badCounts    map[string]int // stdout lines that were not JSON-RPC, per key of violations
 	// violationOrder lists the keys of violations in the order found
 	violationOrder []string
-	leaks          []leak
+	outputs        []checks.Output   // what each process showed, for the leak rule
 	leftovers      []checks.Leftover // per process, for check 16
 	// signIn is check 1's search for sign-in, the reference of checks 9
 	// and 20.
@@ -137,7 +137,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.ExitTimeout = 5 * time.Second
 	}
 	start := time.Now()
-	lay, err := buildLayout(cfg.PracticeData)
+	lay, err := buildLayout(cfg.PracticeData, newSeed())
 	if err != nil {
 		lay.remove()
 		return nil, err
@@ -358,35 +358,14 @@ func (r *runner) checkLeftovers(id, home, tmp string) {
 }
 
 // afterSession files a finished process's exchanges under their checks
-// and records what its replies, stdout and stderr leaked.
+// and records what its replies, stdout and stderr showed, for the leak
+// rule.
 func (r *runner) afterSession(s *session) {
 	for _, ex := range s.exchanges {
 		r.checks[ex.Check].Exchanges = append(r.checks[ex.Check].Exchanges, ex)
 	}
+	first := len(r.allExchanges)
 	r.allExchanges = append(r.allExchanges, s.exchanges...)
-	seen := map[string]bool{}
-	var sent []string
-	for _, ex := range s.exchanges {
-		sent = append(sent, ex.sent...)
-		found := r.lay.contentLeaks(ex.replyText)
-		found = append(found, r.lay.pathLeaks(ex.replyText, ex.sent, true)...)
-		if ex.result != nil {
-			if ex.tool == "search_notes" {
-				found = append(found, r.resultLeaks(ex, r.read(ex))...)
-			} else if lk, ok := r.lay.listingLeak(ex.replyText, ex.sent); ok {
-				found = append(found, lk)
-			}
-		}
-		for i, lk := range found {
-			if ex.Check == "13" && !lk.warn {
-				// Its calls name a root or a folder: what comes back
-				// breaks check 13's rule, whichever file it is.
-				found[i].owner = "13"
-			}
-			seen[lk.key] = true
-		}
-		r.saw(found, ex.Check, "the reply to "+ex.label(), ex)
-	}
 	during := checks.ProcessOf(strings.Join(s.checks, ", "))
 	if len(s.checks) > 0 {
 		c := r.checks[s.checks[len(s.checks)-1]]
@@ -396,23 +375,7 @@ func (r *runner) afterSession(s *session) {
 			}
 		}
 	}
-	// Notifications and anything else on stdout.
-	var fresh []leak
-	for _, lk := range r.lay.contentLeaks(s.tap.raw.String()) {
-		if !seen[lk.key] {
-			fresh = append(fresh, lk)
-		}
-	}
-	r.saw(fresh, "", "stdout of "+during, nil)
-	// Outside text on stderr is a leak; an outside path there is for the
-	// person running the server, not the client: a warning.
-	stderr := s.stderr.String()
-	r.saw(r.lay.contentLeaks(stderr), "", "stderr of "+during, nil)
-	paths := r.lay.pathLeaks(stderr, sent, false)
-	for i := range paths {
-		paths[i].warn = true
-	}
-	r.saw(paths, "", "stderr of "+during, nil)
+	r.outputs = append(r.outputs, r.output(s, first))
 	if hit := s.limitHit(); hit != "" && r.notStarted == "" {
 		r.checks["8"].add(finding{warn: true, msg: fmt.Sprintf("%s: %s", during, hit), detail: s.outputTail(),
 			hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
@@ -431,32 +394,6 @@ func (r *runner) read(ex *Exchange) *reading {
 		ex.rd = readResult(ex.result, ex.query, r.lay)
 	}
 	return ex.rd
-}
-
-// lineWith returns the line of text holding sub.
-func lineWith(text, sub string) (string, bool) {
-	i := strings.Index(text, sub)
-	if i < 0 {
-		return "", false
-	}
-	start := strings.LastIndexByte(text[:i], '\n') + 1
-	end := strings.IndexByte(text[i:], '\n')
-	if end < 0 {
-		end = len(text)
-	} else {
-		end += i
-	}
-	return text[start:end], true
-}
-
-func uniq(ss ...string) []string {
-	var out []string
-	for _, s := range ss {
-		if s != "" && !contains(out, s) {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 func contains(ss []string, s string) bool {

@@ -1,9 +1,11 @@
 package harness
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"practice-notes/tests/acceptance/checks"
 )
@@ -11,9 +13,9 @@ import (
 // transcript is one check's part of this run, as checks.EncodeTranscript
 // writes it.
 type recordedTranscript struct {
-	id   string
-	data []byte
-	err  error
+	id string
+	// encode writes it; it runs only when transcripts are written.
+	encode func() ([]byte, error)
 }
 
 // transcribe keeps the transcripts of the checks judged on facts; temp
@@ -34,30 +36,58 @@ func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 		}
 		f.Leftovers = append(f.Leftovers, checks.Leftover{Process: l.Process, Lines: lines})
 	}
+	f.Layout = r.layoutFacts()
 	comment := fmt.Sprintf("server: %s", untemp(r.cfg.Server))
 	for _, def := range list {
-		data, err := checks.EncodeTranscript(def, comment, &f)
-		r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: def.ID, data: data, err: err})
+		r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: def.ID,
+			encode: func() ([]byte, error) { return checks.EncodeTranscript(def, comment, &f) }})
 	}
 }
 
+// transcribeRule keeps the transcript of a run-wide rule judged on facts,
+// named rule-NAME. Its facts keep the run's temp paths: the leak rule
+// reads them; of its replies and output it keeps what shows a leak and a
+// few that show none.
+func (r *runner) transcribeRule(rule *checks.Rule, facts *checks.Facts) {
+	layout, comment := r.layoutFacts(), fmt.Sprintf("server: %s", untemp(r.cfg.Server))
+	r.rep.transcripts = append(r.rep.transcripts, recordedTranscript{id: "rule-" + strings.ReplaceAll(rule.Name, " ", "-"),
+		encode: func() ([]byte, error) {
+			f := *facts
+			if rule == checks.LeakRule() {
+				f = *checks.LeakTranscriptFacts(facts)
+			}
+			f.Layout = layout
+			return checks.EncodeRuleTranscript(rule, comment, &f)
+		}})
+}
+
+// layoutFacts is what rebuilds this run's fixtures.
+func (r *runner) layoutFacts() *checks.Layout {
+	return &checks.Layout{Seed: r.lay.Seed, PracticeData: r.cfg.PracticeData, TempFolder: r.lay.Base}
+}
+
 // WriteTranscripts writes one transcript per check judged from recorded
-// facts into dir, as ID.txtar: copied under
-// tests/acceptance/checks/testdata/transcripts, each is a test of its
-// check's judge.
+// facts, and per run-wide rule, into dir, as ID.txtar or rule-NAME.txtar:
+// copied under tests/acceptance/checks/testdata/transcripts, each is a
+// test of its judge. A transcript that cannot be written (a server's line
+// that would read as a section marker) is named in the error; the others
+// are written.
 func (r *Report) WriteTranscripts(dir string) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
+	var errs []error
 	for _, t := range r.transcripts {
-		if t.err != nil {
-			return fmt.Errorf("transcript of check %s: %w", t.id, t.err)
+		data, err := t.encode()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("transcript %s: %w", t.id, err))
+			continue
 		}
-		if err := os.WriteFile(filepath.Join(dir, t.id+".txtar"), t.data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, t.id+".txtar"), data, 0o644); err != nil {
 			return err
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 func untempStates(states map[string]checks.FileState) map[string]checks.FileState {

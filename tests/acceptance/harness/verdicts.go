@@ -9,7 +9,22 @@ import (
 // verdicts hands everything the run found to checks.Assemble, the one
 // place a status is decided, and copies the results into the report.
 func (r *runner) verdicts() {
+	// Every exchange of a session is named by its place in the run, as
+	// the leak rule's sightings name it.
 	keys := map[*Exchange]string{}
+	byKey := map[string]*Exchange{}
+	for i, ex := range r.allExchanges {
+		keys[ex] = exchangeKey(i)
+		byKey[keys[ex]] = ex
+	}
+	leakFacts := r.leakFacts()
+	r.transcribeRule(checks.LeakRule(), leakFacts)
+	leaks := checks.LeakRule().Judge(leakFacts).Sightings
+	for _, s := range leaks {
+		if ex := byKey[s.Step]; ex != nil {
+			ex.Leaks = checks.AppendNew(ex.Leaks, s.What)
+		}
+	}
 	step := func(ex *Exchange) (string, []string) {
 		if ex == nil {
 			return "", nil
@@ -34,12 +49,9 @@ func (r *runner) verdicts() {
 		}
 		found.Outcomes[def] = o
 	}
-	for _, lk := range r.leaks {
-		k, q := step(lk.ex)
-		s := checks.Sighting{Owner: r.checks[lk.owner].def, Key: lk.key, What: lk.what, Where: lk.where,
-			Step: k, Quote: q, Line: lk.line, Warn: lk.warn, Hint: lk.hint}
-		if lk.during != "" {
-			s.During = r.checks[lk.during].def
+	for _, s := range leaks {
+		if ex := byKey[s.Step]; ex != nil {
+			s.Quote = ex.evidenceLines()
 		}
 		found.Sightings = append(found.Sightings, s)
 	}
@@ -62,6 +74,7 @@ func (r *runner) verdicts() {
 		quote[k] = ex.evidenceLines()
 	}
 	for _, rule := range []*checks.Rule{checks.TimeoutRule(), checks.StdoutRule()} {
+		r.transcribeRule(rule, facts)
 		v := rule.Judge(facts)
 		for _, f := range v.Findings {
 			f.Owner, f.Quote = rule.Owner, quote[f.Step]

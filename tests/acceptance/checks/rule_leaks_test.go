@@ -1,0 +1,72 @@
+package checks
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// leakBase is the temp folder of the leak rule's test facts.
+const leakBase = "/tmp/pna-123"
+
+func leakTestFacts(out ...Output) *Facts {
+	return &Facts{
+		Fixtures: map[string]Fixture{
+			TempFolder:           {Path: leakBase},
+			CallerRoot:           {Path: leakBase + "/caller-root"},
+			"outside.md":         {Marker: "outsidemark-aa", Path: leakBase + "/outside.md", Label: "outside.md", Words: []string{"0123456789ab", "cdef01234567"}},
+			"dir-secret.md":      {Marker: "linkdirmark-aa", Path: leakBase + "/outsidedirab/dir-secret.md", Label: "dir-secret", Words: []string{"aaaaaaaaaaaa"}},
+			"private-notes.md":   {Marker: "siblingmark-aa", Path: leakBase + "/root-old/private-notes.md", Label: "private", Words: []string{"bbbbbbbbbbbb"}},
+			"absolute-secret.md": {Marker: "absolutemark-aa", Path: leakBase + "/elsewhere/absolute-secret.md", Label: "absolute", Words: []string{"cccccccccccc"}},
+		},
+		Secrets: []string{"outside.md", "dir-secret.md", "private-notes.md", "absolute-secret.md"},
+		Notes:   &Notes{Roots: []string{leakBase + "/root", leakBase + "/root"}, Entries: []string{"a.md"}},
+		Outputs: out,
+	}
+}
+
+// TestLeakRule pins what counts as a leak: a fragment of a guarded
+// fixture's words or an outside path the request did not carry, never an
+// echo of the marker or the root's own path; a path on stderr only warns.
+func TestLeakRule(t *testing.T) {
+	reply := func(text string, sent ...string) Output {
+		return Output{Checks: []string{"4"}, Shown: []Shown{{Check: "4", Step: "exchange 1", Label: "tools/call search_notes", Text: text, Sent: sent}}}
+	}
+	tests := []struct {
+		name string
+		out  Output
+		want []string
+	}{
+		{"echoed marker", reply(`No notes matched "outsidemark-aa".`), nil},
+		{"marker and a cut of its neighbour", reply(`…mark-aa cdef012…`), []string{"4 text of outside.md in the reply to tools/call search_notes"}},
+		{"a whole line", reply("0123456789ab outsidemark-aa cdef01234567 must never be served."), []string{"4 text of outside.md in the reply to tools/call search_notes"}},
+		{"root path", reply(`cannot read ` + leakBase + `/root/x.md`), []string{"22 root path in the reply to tools/call search_notes (warn)"}},
+		{"sibling path", reply(`skipped ` + leakBase + `/root-old/private-notes.md`), []string{"17 path the sibling folder root-old in the reply to tools/call search_notes"}},
+		{"linked dir", reply(`linked-dir -> ` + leakBase + `/outsidedirab`), []string{"18 path the outside folder behind linked-dir in the reply to tools/call search_notes"}},
+		{"absolute file's folder", reply(`in ` + leakBase + `/elsewhere`), []string{"4 path the outside folder of absolute-secret.md in the reply to tools/call search_notes"}},
+		{"temp folder", reply(`in ` + leakBase + `/`), []string{"22 path the run's temp folder (" + leakBase + "/) in the reply to tools/call search_notes"}},
+		{"echoed path", reply(`No notes matched "`+leakBase+`/outside.md".`, leakBase+"/outside.md"), nil},
+		{"escaped in JSON", reply(`{"q":"`+leakBase+`/outside.md\"}`, leakBase+"/outside.md"), nil},
+		{"words on stdout", Output{Checks: []string{"1", "2"}, Stdout: "log: 0123456789ab\n"}, []string{"4 text of outside.md in stdout of the process of checks 1 and 2"}},
+		{"words on stdout already in a reply", Output{Checks: []string{"4"}, Stdout: "0123456789ab\n", Shown: reply("0123456789ab").Shown}, []string{"4 text of outside.md in the reply to tools/call search_notes"}},
+		{"path on stderr", Output{Checks: []string{"4"}, Stderr: "open " + leakBase + "/outside.md: denied\n"}, []string{"4 path outside.md in stderr of the process of check 4 (warn)"}},
+		{"root path on stderr", Output{Checks: []string{"4"}, Stderr: "serving " + leakBase + "/root\n"}, nil},
+		{"check 13 owns what its calls show", Output{Checks: []string{"13"}, Shown: []Shown{{Check: "13", Step: "exchange 1", Label: "tools/call search_notes", Text: "0123456789ab"}}},
+			[]string{"13 text of outside.md in the reply to tools/call search_notes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range LeakRule().Judge(leakTestFacts(tt.out)).Sightings {
+				line := s.Owner.ID + " " + s.Key + " in " + s.Where
+				if s.Warn {
+					line += " (warn)"
+				}
+				got = append(got, line)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}

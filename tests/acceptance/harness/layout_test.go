@@ -1,0 +1,70 @@
+package harness
+
+import (
+	"encoding/hex"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/checks"
+)
+
+// TestTranscriptLayoutRebuildsFixtures: the layout a transcript records
+// rebuilds the fixtures its facts name, random words and all, in another
+// temp folder; another seed makes other words.
+func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
+	pd := filepath.Join("..", "testdata", "practice-data")
+	build := func(seed [32]byte) *layout {
+		t.Helper()
+		lay, err := buildLayout(pd, seed)
+		if lay != nil {
+			t.Cleanup(func() { lay.remove() })
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lay
+	}
+	lay := build(newSeed())
+	r := &runner{cfg: Config{PracticeData: pd, Server: "server {root}"}, lay: lay, rep: &Report{}}
+	c, _ := checks.ByID("2")
+	r.transcribe([]*checks.Check{c}, &checks.Facts{Fixtures: lay.fixtureFacts(), Notes: lay.notes()})
+	data, err := r.rep.transcripts[0].encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got, _, err := checks.DecodeTranscript(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Layout == nil {
+		t.Fatal("the transcript records no layout")
+	}
+	if got.Layout.TempFolder != lay.Base || got.Layout.PracticeData != pd {
+		t.Errorf("layout %+v, want temp folder %s and practice data %s", got.Layout, lay.Base, pd)
+	}
+	var seed [32]byte
+	if b, err := hex.DecodeString(got.Layout.Seed); err != nil || len(b) != len(seed) {
+		t.Fatalf("seed %q: %v", got.Layout.Seed, err)
+	} else {
+		copy(seed[:], b)
+	}
+	rebuilt := func(seed [32]byte) map[string]checks.Fixture {
+		again := build(seed)
+		out := map[string]checks.Fixture{}
+		for name, f := range again.fixtureFacts() {
+			f.Path = strings.Replace(f.Path, again.Base, got.Layout.TempFolder, 1)
+			out[name] = f
+		}
+		return out
+	}
+	if diff := cmp.Diff(got.Fixtures, rebuilt(seed)); diff != "" {
+		t.Errorf("fixtures rebuilt from the layout (-recorded +rebuilt):\n%s", diff)
+	}
+	other := rebuilt(newSeed())
+	if other[checks.AbsentPhrase].Marker == got.Fixtures[checks.AbsentPhrase].Marker {
+		t.Errorf("another seed made the same absent phrase %q", other[checks.AbsentPhrase].Marker)
+	}
+}
