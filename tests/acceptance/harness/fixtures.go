@@ -113,17 +113,6 @@ func (l *layout) secret(name string) secret {
 	panic("harness: no secret fixture " + name)
 }
 
-// secretsOf lists the fixtures whose leak breaks check id's rule.
-func (l *layout) secretsOf(id string) []secret {
-	var out []secret
-	for _, s := range l.secrets {
-		if s.Owner == id {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // newSeed returns a fresh layout seed from the system's random source.
 func newSeed() [32]byte {
 	var seed [32]byte

@@ -395,12 +395,3 @@ func (r *runner) read(ex *Exchange) *reading {
 	}
 	return ex.rd
 }
-
-func contains(ss []string, s string) bool {
-	for _, x := range ss {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
