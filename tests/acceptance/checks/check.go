@@ -33,6 +33,9 @@ type Check struct {
 	// NeedsSignIn hands the judge check 1's search for sign-in
 	// (Facts.SignIn), to compare with.
 	NeedsSignIn bool
+	// GivesSignIn marks check 1, whose search for sign-in (step SignIn)
+	// is the one NeedsSignIn hands on.
+	GivesSignIn bool
 	// Warns makes every finding of the check, and every leak of its
 	// fixtures, a warning: the specification does not name its rule.
 	Warns bool

@@ -35,14 +35,14 @@ func (e *Exchange) answered() bool {
 // and its protocol checks judge the transport itself; checks 7 and 16,
 // which send nothing of their own, depend on the whole run's answers.
 func (r *runner) notGraded(def *checks.Check) string {
-	if r.unreadable != "" && def.ID != "8" {
+	if r.unreadable != "" && def != checks.Integration() {
 		return r.unreadable
 	}
-	if def.ID == "8" || def.Section == checks.SectionProtocol || r.notStarted != "" {
+	if def == checks.Integration() || def.Section == checks.SectionProtocol || r.notStarted != "" {
 		return ""
 	}
 	exs := r.checks[def.ID].Exchanges
-	if len(exs) == 0 && (def.ID == "7" || def.ID == "16") {
+	if len(exs) == 0 && (def == checks.FileStates() || def == checks.HomeAndTemp()) {
 		exs = r.allExchanges
 	}
 	var first *Exchange

@@ -12,7 +12,7 @@ import (
 
 // check16 judges what every process left in its HOME and TMPDIR.
 func (r *runner) check16() {
-	r.judge(r.checks["16"], &checks.Facts{NotStarted: r.notStarted, HomeDirs: r.dirs, Leftovers: r.leftovers})
+	r.judge(r.checks[checks.HomeAndTemp().ID], &checks.Facts{NotStarted: r.notStarted, HomeDirs: r.dirs, Leftovers: r.leftovers})
 }
 
 // setupTraps creates the files a naive reader trips on before the check's

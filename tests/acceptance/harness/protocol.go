@@ -190,13 +190,7 @@ func (w *rawWire) Send(step, line, id string) checks.Exchange {
 
 // protocolChecks runs checks 8.1-8.7 in one raw session: they are
 // warnings, since the SDK client of check 8 copes without them.
-func (r *runner) protocolChecks(ctx context.Context) {
-	var list []*checks.Check
-	for _, def := range checks.All() {
-		if def.Section == checks.SectionProtocol {
-			list = append(list, def)
-		}
-	}
+func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	if r.unreadable != "" {
 		return // not graded: no client reads the server's replies
 	}

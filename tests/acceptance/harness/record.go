@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"runtime"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // EvidencePath is where --record FILE puts the full evidence: FILE with
@@ -78,7 +80,7 @@ func (r *Report) Record(evidence string, cr *ClientRun) string {
 			cr.Client, cr.Version, cr.Date.UTC().Format("2006-01-02 15:04 MST"), ran)
 	}
 	p("\n\n")
-	c8 := r.check("8")
+	c8 := r.check(checks.Integration().ID)
 	if c8.Status != StatusFail {
 		p("**Integration demonstrated:** check 8 PASS: %s. This was the harness's scripted SDK client, not an AI desktop application", untemp(c8.Summary))
 		if ran := cr.transports(false); ran != "" {

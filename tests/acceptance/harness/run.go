@@ -192,37 +192,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	// whenever the previous one died or stopped answering. Check 8 (which
 	// judges the exit), the protocol checks and the traps get their own,
 	// and so do the calls to other tools, after all the searches.
-	// Checks whose probe and judge live in their values.
-	pure := func(ctx context.Context, s *session, c *CheckResult) { r.probeAndJudge(ctx, s, c) }
-	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "1", fn: r.check1}, {id: "2", fn: pure}, {id: "3", fn: pure},
-		{id: "4", fn: pure}, {id: "5", fn: pure}, {id: "6", fn: pure},
-	})
 	check8Version := cfg.ProtocolVersion
 	if check8Version == "" {
 		// Check 8 uses the initialize handshake most desktop clients
 		// still send; the others use the SDK's default negotiation.
 		check8Version = Check8ProtocolVersion
 	}
-	r.inGroup(ctx, check8Version, []step{{id: "8", fn: r.check8}})
-	r.protocolChecks(ctx)
-	r.inGroup(ctx, cfg.ProtocolVersion, []step{
-		{id: "9", fn: pure}, {id: "10", fn: pure}, {id: "11", fn: pure},
-		{id: "12", fn: pure}, {id: "13", fn: pure}, {id: "14", fn: pure},
-		{id: "15", fn: pure}, {id: "17", fn: pure}, {id: "18", fn: pure},
-		{id: "19", fn: pure}, {id: "21", fn: pure},
-	})
-	for _, st := range []struct {
-		step
-		unreadable bool
-	}{{step{id: "20", fn: pure}, false}, {step{id: "22", fn: pure}, true}} {
-		if r.notStarted != "" {
-			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
-			continue
-		}
-		if cleanup := r.setupTraps(st.unreadable)(r.checks[st.id]); cleanup != nil {
-			r.inGroup(ctx, cfg.ProtocolVersion, []step{st.step})
-			cleanup()
+	for _, st := range checks.Schedule() {
+		switch st.Kind {
+		case checks.Shared:
+			r.inGroup(ctx, cfg.ProtocolVersion, r.steps(st.Checks, r.probeAndJudgeStep))
+		case checks.OwnProcess:
+			r.inGroup(ctx, check8Version, r.steps(st.Checks, r.check8))
+		case checks.Raw:
+			r.protocolChecks(ctx, st.Checks)
+		case checks.Traps, checks.Unreadable:
+			for _, s := range r.steps(st.Checks, r.probeAndJudgeStep) {
+				if r.notStarted != "" {
+					r.inGroup(ctx, cfg.ProtocolVersion, []step{s})
+					continue
+				}
+				if cleanup := r.setupTraps(st.Kind == checks.Unreadable)(r.checks[s.id]); cleanup != nil {
+					r.inGroup(ctx, cfg.ProtocolVersion, []step{s})
+					cleanup()
+				}
+			}
 		}
 	}
 	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
@@ -248,6 +242,24 @@ func sdkVersion() string {
 type step struct {
 	id string
 	fn func(context.Context, *session, *CheckResult)
+}
+
+// steps runs each of list with fn.
+func (r *runner) steps(list []*checks.Check, fn func(context.Context, *session, *CheckResult)) []step {
+	out := make([]step, len(list))
+	for i, c := range list {
+		out[i] = step{id: c.ID, fn: fn}
+	}
+	return out
+}
+
+// probeAndJudgeStep runs a check from its value, keeping check 1's
+// search for sign-in as the reference of the checks that need it.
+func (r *runner) probeAndJudgeStep(ctx context.Context, s *session, c *CheckResult) {
+	res := r.probeAndJudge(ctx, s, c)
+	if c.def.GivesSignIn {
+		r.signIn = res[checks.SignIn]
+	}
 }
 
 // inGroup runs checks one after another in one server process, and starts
@@ -307,7 +319,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 					// fault of the protocol, which check 8 states.
 					f.msg = "no client can read the server's replies: " + strings.TrimPrefix(f.msg, "server did not start: ")
 					f.hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
-					r.checks["8"].add(f)
+					r.checks[checks.Integration().ID].add(f)
 					r.unreadable = "not graded: the server did not answer; see check 8 (its replies are split over several lines, which no client reads)"
 				} else {
 					c.add(f)
@@ -377,7 +389,7 @@ func (r *runner) afterSession(s *session) {
 	}
 	r.outputs = append(r.outputs, r.output(s, first))
 	if hit := s.limitHit(); hit != "" && r.notStarted == "" {
-		r.checks["8"].add(finding{warn: true, msg: fmt.Sprintf("%s: %s", during, hit), detail: s.outputTail(),
+		r.checks[checks.Integration().ID].add(finding{warn: true, msg: fmt.Sprintf("%s: %s", during, hit), detail: s.outputTail(),
 			hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
