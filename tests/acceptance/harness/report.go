@@ -87,7 +87,8 @@ func (r *Report) n2Lines() []string {
 }
 
 // WriteText prints the human summary: "#" lines of context, one line per
-// check, then the final count line.
+// check with its notes (a runtime's files, not charged, among them), then
+// the final count line.
 func (r *Report) WriteText(w io.Writer) {
 	hdr := []string{
 		"practice-notes acceptance harness",
@@ -109,6 +110,9 @@ func (r *Report) WriteText(w io.Writer) {
 				fmt.Fprintln(w, "    "+l)
 			}
 			fmt.Fprintln(w, "    fix: "+c.Hint)
+		}
+		for _, n := range c.Notes {
+			fmt.Fprintln(w, "    note: "+clip(n, 400))
 		}
 	}
 	fmt.Fprintln(w, r.FinalLine())
