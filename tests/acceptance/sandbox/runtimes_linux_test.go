@@ -15,9 +15,11 @@ import (
 // TestRuntimesLeaveNoFilesOfTheirOwn starts real runtimes in the sandbox,
 // isolated and not, on programs that make them write their caches (a Go
 // program built by `go run`, a Python program importing a module of its
-// own folder, Node's compile cache where this Node has one), and checks
-// that nothing is left in the process's HOME, TMPDIR or config folder, nor
-// beside the program (where Python would put __pycache__).
+// own folder, Node's compile cache where this Node has one, Bun's
+// transpiler cache and Deno's compiled code where bun and deno are on
+// PATH), and checks that nothing is left in the process's HOME, TMPDIR or
+// config folder, nor beside the program (where Python would put
+// __pycache__), and that what the runtime cached is listed as its own.
 func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 	src, err := os.MkdirTemp("", "sandbox-runtimes-")
 	if err != nil {
@@ -33,6 +35,9 @@ func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 		"main.go":    "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built and ran\") }\n",
 		"helper.py":  "WORD = 'imported'\n",
 		"program.py": "import helper\nprint(helper.WORD)\n",
+		// Bun caches the transpiled code of files over 50 KB.
+		"helper.ts": "export const WORD: string = 'imported';\nexport const pad: number[] = [\n" + strings.Repeat("  0, 1, 2, 3, 4, 5, 6, 7, 8, 9,\n", 2000) + "];\n",
+		"main.ts":   "import { WORD } from './helper.ts';\nconsole.log(WORD);\n",
 	}
 	for name, body := range files {
 		if err := os.WriteFile(filepath.Join(src, name), []byte(body), 0o644); err != nil {
@@ -46,13 +51,21 @@ func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 	programs := []struct {
 		runtime, line, want string
 		skip                string
+		listed              string // the start of the runtime's line in RuntimeFiles, on the first run
 	}{
 		{runtime: "go run", line: "cd " + src + " && " + goBin + " run .", want: "built and ran"},
 		{runtime: "python3", line: "cd " + src + " && python3 program.py", want: "imported"},
 		{runtime: "node", line: `node -e "const m = require('node:module'); console.log(m.enableCompileCache().directory)"`},
+		{runtime: "bun", line: "cd " + src + " && bun main.ts", want: "imported", listed: "$BUN_RUNTIME_TRANSPILER_CACHE_PATH ("},
+		{runtime: "deno", line: "cd " + src + " && deno run main.ts", want: "imported", listed: "$DENO_DIR ("},
 	}
 	if _, err := exec.LookPath("python3"); err != nil {
 		programs[1].skip = "python3 is not on PATH"
+	}
+	for i := 3; i < len(programs); i++ {
+		if _, err := exec.LookPath(programs[i].runtime); err != nil {
+			programs[i].skip = programs[i].runtime + " is not on PATH"
+		}
 	}
 	if out, err := exec.Command("node", "-e", "process.stdout.write(typeof require('node:module').enableCompileCache)").Output(); err != nil {
 		programs[2].skip = "node is not on PATH"
@@ -97,6 +110,9 @@ func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 				}
 				for _, l := range sb.Leftovers(home, tmp) {
 					t.Errorf("%s left %s", p.runtime, l)
+				}
+				if rt := sb.RuntimeFiles(home, tmp); p.listed != "" && (len(rt) == 0 || !strings.HasPrefix(rt[0], p.listed)) {
+					t.Errorf("%s's files, listed as its own: %q, want a line starting %q", p.runtime, rt, p.listed)
 				}
 				if _, err := os.Stat(filepath.Join(src, "__pycache__")); err == nil {
 					t.Errorf("%s wrote __pycache__ beside the program", p.runtime)
