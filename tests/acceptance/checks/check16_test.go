@@ -11,7 +11,7 @@ import (
 // a runtime wrote by itself is named in a note and fails nothing; what the
 // server wrote beside it fails the check; the notes are bounded.
 func TestCheck16RuntimeFilesNotCharged(t *testing.T) {
-	bun := "$BUN_RUNTIME_TRANSPILER_CACHE_PATH (12 files, 340 KiB, Bun's transpiled code)"
+	bun := "$BUN_RUNTIME_TRANSPILER_CACHE_PATH (12 files, 1204224 bytes, Bun's transpiled code)"
 	many := make([]Leftover, 14)
 	for i := range many {
 		many[i] = Leftover{Process: fmt.Sprint(i + 1), Runtime: []string{bun}}

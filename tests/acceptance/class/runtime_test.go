@@ -18,7 +18,7 @@ func TestRuntimeFilesOnLearnersPage(t *testing.T) {
 		switch c.ID {
 		case "16":
 			c.Notes = []string{
-				"runtime files, not charged: $BUN_RUNTIME_TRANSPILER_CACHE_PATH (12 files, 340 KiB, Bun's transpiled code), in the process of checks 1 and 2",
+				"runtime files, not charged: $BUN_RUNTIME_TRANSPILER_CACHE_PATH (12 files, 1204224 bytes, Bun's transpiled code), in the process of checks 1 and 2",
 				"runtime files, not charged: " + hostile + ", in the process of check 9",
 			}
 			for i := range 20 {
@@ -47,7 +47,7 @@ func TestRuntimeFilesOnLearnersPage(t *testing.T) {
 	if diff := cmp.Diff(evidenceLines, len(items)); diff != "" {
 		t.Errorf("items listed (-want +got):\n%s\n%s", diff, section)
 	}
-	if !strings.Contains(items[0], "TRANSPILER") || !strings.Contains(items[0], "12 files, 340 KiB") {
+	if !strings.Contains(items[0], "TRANSPILER") || !strings.Contains(items[0], "12 files, 1204224 bytes") {
 		t.Errorf("first item: %q", items[0])
 	}
 	if m := regexp.MustCompile(`(^|[^\\])<img`).FindString(section); m != "" {

@@ -123,10 +123,10 @@ const maxRuntimeLines = 8
 // RuntimeFiles lists, one line per place, the files the runtime of the
 // process whose HOME is home wrote by itself and that check 16 does not
 // charge: those it added to the run's runtime caches since ProcessDirs
-// made its folders ("$BUN_RUNTIME_TRANSPILER_CACHE_PATH (12 files, 340 KiB,
-// Bun's transpiled code)"), and those in its HOME or TMPDIR at a runtime's
-// own path ("$HOME/.bun/install/cache (12 files, Bun)"). Names are escaped
-// and the list bounded.
+// made its folders ("$BUN_RUNTIME_TRANSPILER_CACHE_PATH (2 files, 223680
+// bytes, Bun's transpiled code)"), and those in its HOME or TMPDIR at a
+// runtime's own path ("$HOME/.bun/install/cache (12 files, Bun)"). Names
+// are escaped and the list bounded.
 func (sb *Sandbox) RuntimeFiles(home, tmp string) []string {
 	sb.mu.Lock()
 	before := sb.marks[home]
