@@ -232,6 +232,9 @@ type FileState struct {
 type Leftover struct {
 	Process string   `json:"process"` // the checks it served
 	Lines   []string `json:"lines"`
+	// Runtime lists, one line per place, what the process's runtime
+	// wrote by itself (its caches): seen, and not charged.
+	Runtime []string `json:"runtime,omitempty"`
 }
 
 // Fixture is a note the run planted: where it is and the phrase that

@@ -1,9 +1,11 @@
 package checks
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
 
 	"practice-notes/tests/acceptance/truth"
 )
@@ -122,14 +124,24 @@ func inexact(f *Facts, rd *Reading, h truth.Hit) string {
 	prev, next := neighbours(f, h)
 	held := false
 	for _, s := range rd.Strings {
+		if isJSONDoc(s) {
+			continue // its values are among the strings, unescaped
+		}
 		for _, t := range texts {
+			// A part of the paragraph (a reader that ends it at a line of
+			// white space) has the rest of it above or below instead.
+			tPrev, tNext := prev, next
+			if j := strings.Index(h.Text, t); j >= 0 && t != h.Text {
+				tPrev = orElse(strings.TrimRightFunc(h.Text[:j], unicode.IsSpace), prev)
+				tNext = orElse(strings.TrimLeftFunc(h.Text[j+len(t):], unicode.IsSpace), next)
+			}
 			for _, form := range truth.Forms(t) {
 				i := strings.Index(s, form)
 				if i < 0 {
 					continue
 				}
 				held = true
-				if !spills(s[:i], s[i+len(form):], prev, next) {
+				if !spills(s[:i], s[i+len(form):], tPrev, tNext) {
 					return ""
 				}
 			}
@@ -171,13 +183,13 @@ const minSpill = 4
 // spills reports whether the text right before or after a paragraph in a
 // reply's string goes on into the paragraph above or below it.
 func spills(before, after, prev, next string) bool {
-	if next != "" && sharedPrefix(strings.TrimLeft(after, " \t\r\n"), next) >= minSpill {
+	if next != "" && sharedPrefix(strings.TrimLeftFunc(after, unicode.IsSpace), next) >= minSpill {
 		return true
 	}
 	if prev == "" {
 		return false
 	}
-	b := strings.TrimRight(before, " \t\r\n")
+	b := strings.TrimRightFunc(before, unicode.IsSpace)
 	n := 0
 	for n < len(b) && n < len(prev) && b[len(b)-1-n] == prev[len(prev)-1-n] {
 		n++
@@ -192,4 +204,19 @@ func sharedPrefix(a, b string) int {
 		n++
 	}
 	return n
+}
+
+// orElse returns s, or alt when s is empty.
+func orElse(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
+}
+
+// isJSONDoc reports whether s is a JSON object or array: a reply's text
+// whose string values the reading lists apart.
+func isJSONDoc(s string) bool {
+	t := strings.TrimSpace(s)
+	return (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t))
 }

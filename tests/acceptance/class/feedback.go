@@ -127,6 +127,7 @@ func writeFeedback(w io.Writer, r *Result) error {
 		}
 	}
 
+	writeRuntimeFiles(&b, r)
 	writeRecord(&b, r, ns != nil)
 
 	p("## Rerun the checks on your machine\n\n")
@@ -314,4 +315,32 @@ func lineWords(ns []string) string {
 		return "Line " + ns[0]
 	}
 	return "Lines " + strings.Join(ns[:len(ns)-1], ", ") + " and " + ns[len(ns)-1]
+}
+
+// runtimeNote starts check 16's notes on what a runtime wrote by itself.
+const runtimeNote = "runtime files, not charged: "
+
+// writeRuntimeFiles names the files the runtime of the learner's command
+// wrote by itself (its caches), which the checks saw and did not charge.
+func writeRuntimeFiles(b *strings.Builder, r *Result) {
+	if r.RunParsed == nil {
+		return
+	}
+	var lines []string
+	for _, c := range r.RunParsed.Checks {
+		for _, n := range c.Notes {
+			if rest, ok := strings.CutPrefix(n, runtimeNote); ok && len(lines) < evidenceLines {
+				lines = append(lines, clipWords(rest, evidenceLineBytes))
+			}
+		}
+	}
+	if len(lines) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "## Runtime files, not charged\n\n")
+	fmt.Fprintf(b, "The runtime that runs your server wrote these by itself (its caches): the checks saw them and did not count them against check 16.\n\n")
+	for _, l := range lines {
+		fmt.Fprintf(b, "- %s\n", mdItem(l))
+	}
+	b.WriteString("\n")
 }

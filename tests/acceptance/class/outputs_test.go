@@ -29,6 +29,7 @@ type fakeCheck struct {
 	Hint     string   `json:"hint"`
 	Failures []string `json:"failures,omitempty"`
 	Warnings []string `json:"warnings,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 }
 
 // fullRun writes a run in the --json shape with every check of the

@@ -89,7 +89,8 @@ func (r *Report) n2Lines() []string {
 }
 
 // WriteText prints the human summary: "#" lines of context, one line per
-// check, then the final count line.
+// check with its notes (a runtime's files, not charged, among them), then
+// the final count line.
 func (r *Report) WriteText(w io.Writer) {
 	// Every line may hold what the server wrote (its name, replies,
 	// stderr) or what a learner chose (the command): none of it reaches
@@ -115,6 +116,9 @@ func (r *Report) WriteText(w io.Writer) {
 				line("    " + l)
 			}
 			line("    fix: " + c.Hint)
+		}
+		for _, n := range c.Notes {
+			line("    note: " + clip(n, 400))
 		}
 	}
 	line(r.FinalLine())

@@ -366,7 +366,7 @@ func (r *runner) processDirs(id string) (home, tmp string, err error) {
 // checkLeftovers records what a process left in its HOME, TMPDIR or
 // config folder, for check 16.
 func (r *runner) checkLeftovers(id, home, tmp string) {
-	r.leftovers = append(r.leftovers, checks.Leftover{Process: id, Lines: r.sb.Leftovers(home, tmp)})
+	r.leftovers = append(r.leftovers, checks.Leftover{Process: id, Lines: r.sb.Leftovers(home, tmp), Runtime: r.sb.RuntimeFiles(home, tmp)})
 }
 
 // afterSession files a finished process's exchanges under their checks

@@ -34,7 +34,7 @@ func (r *runner) transcribe(list []*checks.Check, facts *checks.Facts) {
 		for _, line := range l.Lines {
 			lines = append(lines, untemp(line))
 		}
-		f.Leftovers = append(f.Leftovers, checks.Leftover{Process: l.Process, Lines: lines})
+		f.Leftovers = append(f.Leftovers, checks.Leftover{Process: l.Process, Lines: lines, Runtime: l.Runtime})
 	}
 	f.Layout = r.layoutFacts()
 	comment := fmt.Sprintf("server: %s", untemp(r.cfg.Server))

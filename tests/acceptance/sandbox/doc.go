@@ -27,12 +27,15 @@
 //     server left behind in its PID namespace. [Terminate] and [Kill] end
 //     it earlier.
 //  4. After the process ended, [Sandbox.Leftovers] says what it wrote into
-//     its HOME, TMPDIR or config folder.
+//     its HOME, TMPDIR or config folder, and [Sandbox.RuntimeFiles] what
+//     its runtime wrote by itself, which is not the server's doing.
 //  5. [Sandbox.Remove] ends the run: it kills what is left in the cgroup,
 //     removes it, and removes the run's folders.
 //
 // A runtime's own caches (Go's build cache, Python's bytecode, Node's
 // compile cache, npm's, Bun's and Deno's) go to folders of the run, never
 // into the process's HOME or TMPDIR, so that what is left there is what the
-// server's own code wrote.
+// server's own code wrote; a runtime that ignores the variable and writes
+// at its own path in HOME or TMPDIR (~/.bun/install/cache, say) has those
+// files listed as its own, not left to the server.
 package sandbox

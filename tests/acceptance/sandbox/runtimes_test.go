@@ -35,6 +35,7 @@ func TestRuntimeCachesLeaveHomeAlone(t *testing.T) {
 	for _, k := range []string{
 		"BUN_RUNTIME_TRANSPILER_CACHE_PATH", // ~/.bun/install/cache/@t@
 		"BUN_INSTALL_CACHE_DIR",             // ~/.bun/install/cache
+		"BUN_TMPDIR",                        // $TMPDIR/bunx-UID-PACKAGE
 		"DENO_DIR",                          // ~/.cache/deno
 		"NODE_COMPILE_CACHE",                // $TMPDIR/node-compile-cache
 		"npm_config_cache",                  // ~/.npm
@@ -59,7 +60,12 @@ func TestRuntimeCachesLeaveHomeAlone(t *testing.T) {
 			t.Errorf("%s=%s is not a folder: %v", k, v, err)
 		}
 	}
-	if diff := cmp.Diff("1", env["PYTHONDONTWRITEBYTECODE"]); diff != "" {
-		t.Errorf("PYTHONDONTWRITEBYTECODE (-want +got):\n%s", diff)
+	for k, want := range map[string]string{
+		"PYTHONDONTWRITEBYTECODE": "1", // no __pycache__ beside the learner's modules, on any Python
+		"TSX_DISABLE_CACHE":       "1", // $TMPDIR/tsx-UID
+	} {
+		if diff := cmp.Diff(want, env[k]); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", k, diff)
+		}
 	}
 }

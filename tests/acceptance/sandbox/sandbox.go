@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -68,6 +69,11 @@ type Sandbox struct {
 	// nil where no cgroup could be made, for the reason in cgWhy.
 	cg    *runCgroup
 	cgWhy string
+
+	// marks holds, by process HOME, the runtime caches' files as the
+	// process started (RuntimeFiles).
+	mu    sync.Mutex
+	marks map[string]map[string]fileMark
 }
 
 // innerUID is the uid the server has inside its user namespace when the
@@ -212,16 +218,15 @@ func New(ctx context.Context, c Config) (*Sandbox, error) {
 	sb.goCache = goe["GOCACHE"]
 	set("GOENV", "off")
 	set("GOTOOLCHAIN", "local")
-	set("GOTMPDIR", cache("gotmp"))
-	// Node.js, Python, Bun, Deno and a few others: their own caches in
-	// the run's folders (runtimes.go), and no bytecode written at all.
+	// Go's temporary folder, Node.js, Python, Bun, Deno and a few others:
+	// their own caches in the run's folders, and no bytecode written at
+	// all (runtimes.go).
 	for _, rc := range runtimeCaches {
 		set(rc.env, cache(rc.dir))
 	}
-	set("npm_config_update_notifier", "false")
-	set("npm_config_fund", "false")
-	set("npm_config_audit", "false")
-	set("PYTHONDONTWRITEBYTECODE", "1")
+	for _, o := range runtimeOff {
+		set(o.env, o.value)
+	}
 	home, _ := os.UserHomeDir()
 	if home != "" {
 		for _, k := range []string{"CARGO_HOME", "RUSTUP_HOME"} {
@@ -376,6 +381,7 @@ func (sb *Sandbox) ProcessDirs(name string) (home, tmp string, err error) {
 	if err := sb.own(dir); err != nil {
 		return "", "", err
 	}
+	sb.keepFileMarks(home)
 	// The run's tool caches (npm, pip, …), shared by its processes; each
 	// process's build-cache overlay is its own already (perProcess).
 	caches, _ := filepath.Glob(filepath.Join(sb.aux, "toolcache", "*"))
@@ -421,10 +427,12 @@ func (sb *Sandbox) Env(root, home, tmp string) []string {
 
 // Leftovers lists what a server process left in the HOME and TMPDIR that
 // ProcessDirs made for it, and in its config folder (but for the go
-// command's telemetry settings, which the sandbox put there), with the
-// start of each file's content.
+// command's telemetry settings, which the sandbox put there, and a
+// runtime's own folders, which RuntimeFiles lists), with the start of
+// each file's content.
 func (sb *Sandbox) Leftovers(home, tmp string) []string {
-	left := append(leftovers("$HOME", home, nil), leftovers("$TMPDIR", tmp, nil)...)
+	left := append(leftovers("$HOME", home, func(rel string) bool { return isRuntimePath("$HOME", rel) }),
+		leftovers("$TMPDIR", tmp, func(rel string) bool { return isRuntimePath("$TMPDIR", rel) })...)
 	return append(left, leftovers("$XDG_CONFIG_HOME", configDir(home), func(rel string) bool {
 		return rel == "go" || strings.HasPrefix(rel, "go/")
 	})...)

@@ -31,7 +31,10 @@ type Hit struct {
 	Text string
 	// Forms are other texts that are as right as Text for this hit: the
 	// paragraph split at blank lines only, where a heading line touches
-	// it, and the first paragraph with the note's byte-order mark.
+	// it, the first paragraph with the note's byte-order mark, and the
+	// part of the paragraph that holds the phrase for a reader that ends
+	// paragraphs at a line of white space alone (a form feed, U+2028
+	// twice, a lone CR twice).
 	Forms []string
 	// StartLine is the 1-based line the paragraph starts on; Line the one
 	// its first occurrence of the phrase starts on. Lines end at LF.
@@ -132,6 +135,18 @@ func Ask(t Tree, query string) Answer {
 			if len(occs) == 0 {
 				continue
 			}
+			forms := p.forms
+			for _, part := range partsWhenWhiteEnds(text) {
+				// A part is the passage of a reader that ends the
+				// paragraph at a line of white space, for a phrase it
+				// holds whole.
+				for _, o := range occs {
+					if o.start >= part.start && o.end <= part.end {
+						forms = append(forms[:len(forms):len(forms)], string(text[part.start:part.end]))
+						break
+					}
+				}
+			}
 			// In order of position; an occurrence found both ways keeps
 			// its simple folding first. One that needs at least the room
 			// of an earlier one is never the first a server finds: only
@@ -153,7 +168,7 @@ func Ask(t Tree, query string) Answer {
 				}
 			}
 			a.Hits = append(a.Hits, Hit{
-				File: name, Text: string(text), Forms: p.forms,
+				File: name, Text: string(text), Forms: forms,
 				StartLine: p.line, Line: occs[0].line,
 				Room: least, occs: occs,
 			})

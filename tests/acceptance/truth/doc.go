@@ -87,8 +87,14 @@
 //     ([RoomWrap]);
 //   - the paragraph itself: where a heading line touches the text below
 //     it, the run of lines split at blank lines only is as right as the
-//     split at headings, and a note's first paragraph may carry the UTF-8
-//     byte-order mark or not ([Hit.Forms]);
+//     split at headings; a note's first paragraph may carry the UTF-8
+//     byte-order mark or not; and where a paragraph holds a line of white
+//     space alone (a form feed on a line of its own, U+2028, U+0085 or a
+//     lone CR twice in a row), the part of it that holds the phrase is as
+//     right as the whole, since a reader that ends lines there too
+//     (CommonMark ends them at a lone CR, Python's str.splitlines at all
+//     of these) and takes a line that strip() empties for blank ends the
+//     paragraph there ([Hit.Forms]); the bytes of either are the file's;
 //   - a query whose length is over 200 by one count and not by another
 //     (code points of the trimmed query against bytes of the query as sent),
 //     one with control characters, and a blank one may be refused or not
@@ -98,10 +104,8 @@
 // a FIFO, a device, a directory, a file over 102,400 bytes, a file with a
 // NUL byte, anything outside the root.
 //
-// Not held: a reader that ends lines at a lone CR, U+2028 or U+0085 and
-// then takes a line of them for blank splits a paragraph this package
-// keeps whole; a reader that splits at blank lines only finds a phrase
-// that runs from a heading line into the text right below it, which this
+// Not held: a reader that splits at blank lines only finds a phrase that
+// runs from a heading line into the text right below it, which this
 // package, splitting at the heading, does not. The hard cases of
-// [HardCases] hold none of those.
+// [HardCases] hold no such phrase.
 package truth

@@ -36,7 +36,10 @@ const HardDir = "hard"
 //     folding, İ and ı equal only themselves, ﬁ only itself, and σ, ς and
 //     Σ are one wherever they stand in a word;
 //   - separators other than LF inside a paragraph: U+2028, U+0085, a form
-//     feed and a lone CR, each between two words of a phrase;
+//     feed and a lone CR, each between two words of a phrase, and each
+//     making a line of white space alone, which a reader may take for
+//     blank: the whole paragraph and its part that holds the phrase are
+//     both right, nothing else is;
 //   - a phrase whose words are all in the root but never together: in
 //     different notes, or in one paragraph apart and in the other order.
 func HardCases() ([]Note, []Probe) {
@@ -66,6 +69,11 @@ func HardCases() ([]Note, []Probe) {
 			"The sepmark-nel paragraph: nelleft\u0085nelright, a next-line character between them.\n\n" +
 			"The sepmark-ff paragraph: ffleft\fffright, a form feed between them.\n\n" +
 			"The sepmark-cr paragraph: crleft\rcrright, a lone carriage return between them.\n"},
+		{"white-lines.md", "# Lines of white space inside paragraphs\n\n" +
+			"The first part of the whitels paragraph.\u2028\u2028Its second part holds whitels-mark.\n\n" +
+			"The first part of the whitenel paragraph.\u0085\u0085Its second part holds whitenel-mark.\n\n" +
+			"The first part of the whiteff paragraph.\n\f\nIts second part holds whiteff-mark.\n\n" +
+			"The first part of the whitecr paragraph.\r\rIts second part holds whitecr-mark.\n"},
 		{"words-a.md", "# Animals\n\nA quokka smiled at the camera.\n"},
 		{"words-b.md", "# Floors\n\nThe hall had a tessellated floor.\n"},
 		{"words-c.md", "# Sweets\n\nThe shop sold marzipan.\n"},
@@ -99,6 +107,10 @@ func HardCases() ([]Note, []Probe) {
 		{"nelleft nelright", "(room) U+0085 between a phrase's words"},
 		{"ffleft ffright", "a form feed between a phrase's words not taken for white space"},
 		{"crleft crright", "a lone CR between a phrase's words not taken for white space"},
+		{"whitels-mark", "(room) two U+2028 end the paragraph or not; its first part alone, or a separator rewritten, is wrong"},
+		{"whitenel-mark", "(room) two U+0085 end the paragraph or not; its first part alone, or a separator rewritten, is wrong"},
+		{"whiteff-mark", "(room) a line of a form feed ends the paragraph or not; its first part alone, or the form feed dropped, is wrong"},
+		{"whitecr-mark", "(room) two lone CRs end the paragraph or not; its first part alone, or a CR turned into LF, is wrong"},
 		{"quokka tessellated", "the words of a phrase matched one by one (any word): the truth has no hit"},
 		{"quokka tessellated marzipan", "the words of a phrase matched one by one (any word): the truth has no hit"},
 		{"lantern walrus", "the words of a phrase matched anywhere in one paragraph: the truth has no hit"},

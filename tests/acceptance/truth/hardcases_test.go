@@ -57,6 +57,10 @@ func TestHardCasesTruth(t *testing.T) {
 		"nelleft nelright":            {{"separators.md", 5, RoomSpace}},
 		"ffleft ffright":              {{"separators.md", 7, RoomWrap}},
 		"crleft crright":              {{"separators.md", 9, RoomWrap}},
+		"whitels-mark":                {{"white-lines.md", 3, 0}},
+		"whitenel-mark":               {{"white-lines.md", 5, 0}},
+		"whiteff-mark":                {{"white-lines.md", 9, 0}},
+		"whitecr-mark":                {{"white-lines.md", 11, 0}},
 		"quokka tessellated":          nil,
 		"quokka tessellated marzipan": nil,
 		"lantern walrus":              nil,
@@ -311,6 +315,25 @@ func TestHardCasesCatch(t *testing.T) {
 			}
 		}
 	}
+	// Readers that end a paragraph at a line of white space alone are
+	// as right as the truth's, where that is all they differ in.
+	white := []string{"whitels-mark", "whitenel-mark", "whiteff-mark", "whitecr-mark"}
+	for _, r := range []struct {
+		name   string
+		server defective
+	}{{"str.splitlines, blank when strip() is empty", whiteLinesEnd(true)}, {"lines at LF and lone CR, blank when strip() is empty", whiteLinesEnd(false)}} {
+		for _, q := range white {
+			if why := wrongBy(Ask(tree, q), r.server(files, q)); why != "" {
+				t.Errorf("%s, %q: a permitted reading is wrong by the truth: %s", r.name, q, why)
+			}
+		}
+	}
+	// But not one that drops or rewrites the separators.
+	for _, q := range white {
+		if why := wrongBy(Ask(tree, q), dropsWhiteLines(files, q)); why == "" {
+			t.Errorf("drops white lines: its answer to %q passes the truth", q)
+		}
+	}
 	// And the truth's own passages pass it.
 	_, probes := HardCases()
 	for _, p := range probes {
@@ -323,4 +346,50 @@ func TestHardCasesCatch(t *testing.T) {
 			t.Errorf("the truth's own answer to %q: %s", p.Query, why)
 		}
 	}
+}
+
+// whiteLinesEnd models a server that reads lines (at every line break
+// Python's str.splitlines knows when wide, else at LF, CRLF and a lone
+// CR), takes a line that strip() empties for blank, and returns the
+// paragraph's bytes as the note holds them.
+func whiteLinesEnd(wide bool) defective {
+	ends := regexp.MustCompile("\r\n|[\n\r]")
+	if wide {
+		ends = regexp.MustCompile("\r\n|[\n\r\v\f\x1c\x1d\x1e\u0085\u2028\u2029]")
+	}
+	return func(notes map[string]string, q string) []served {
+		var out []served
+		for _, name := range sortedNames(notes) {
+			text := notes[name]
+			start, last := -1, -1
+			emit := func() {
+				if start >= 0 && containsFold(text[start:last], q) {
+					out = append(out, served{File: name, Text: text[start:last]})
+				}
+				start = -1
+			}
+			pos := 0
+			for _, m := range append(ends.FindAllStringIndex(text, -1), []int{len(text), len(text)}) {
+				if strings.TrimSpace(text[pos:m[0]]) == "" {
+					emit()
+				} else {
+					if start < 0 {
+						start = pos
+					}
+					last = m[0]
+				}
+				pos = m[1]
+			}
+			emit()
+		}
+		return out
+	}
+}
+
+// dropsWhiteLines models a server that drops every line of white space
+// from a paragraph, the lines joined with LF.
+func dropsWhiteLines(notes map[string]string, q string) []served {
+	return literalParagraphs(notes, q, func(s string) string {
+		return regexp.MustCompile("[\u2028\u0085\f\r]+").ReplaceAllString(s, "\n")
+	})
 }

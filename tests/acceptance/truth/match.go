@@ -12,6 +12,7 @@ type unit struct {
 	space bool
 	word  bool // a letter, digit or mark: a match next to one is inside a word
 	start int  // byte offset, in the paragraph, of the text rune it comes from
+	end   int  // byte offset right after that rune
 }
 
 // simpleFold maps r to the smallest rune of its simple case-folding orbit,
@@ -49,12 +50,12 @@ func units(text []byte, full bool) []unit {
 		r, size := utf8.DecodeRune(text[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
-			out = append(out, unit{r: -1, start: i})
+			out = append(out, unit{r: -1, start: i, end: i + 1})
 		case unicode.IsSpace(r):
-			out = append(out, unit{r: r, space: true, start: i})
+			out = append(out, unit{r: r, space: true, start: i, end: i + size})
 		default:
 			for _, f := range fold(r, full) {
-				out = append(out, unit{r: f, word: isWord(r), start: i})
+				out = append(out, unit{r: f, word: isWord(r), start: i, end: i + size})
 			}
 		}
 		i += size
@@ -80,6 +81,7 @@ func makePhrase(words []string, full bool) phrase {
 // occurrence is where a phrase is in a paragraph, and the room it needs.
 type occurrence struct {
 	start int // byte offset in the paragraph
+	end   int // byte offset right after the match's last rune
 	line  int // 1-based line in the note, set by Ask
 	room  Room
 }
@@ -97,7 +99,7 @@ func (p phrase) find(us []unit) []occurrence {
 			if end < len(us) && us[end].word && isWord(last[len(last)-1]) {
 				room |= RoomInWord
 			}
-			out = append(out, occurrence{start: us[i].start, room: room})
+			out = append(out, occurrence{start: us[i].start, end: us[end-1].end, room: room})
 		}
 	}
 	return out

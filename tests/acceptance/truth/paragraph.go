@@ -1,6 +1,10 @@
 package truth
 
-import "bytes"
+import (
+	"bytes"
+	"unicode"
+	"unicode/utf8"
+)
 
 // para is one paragraph of a note: data[start:end], starting on line
 // line. forms are other texts as right as it (see Hit.Forms).
@@ -110,6 +114,84 @@ func paragraphs(data []byte) []para {
 			k = m
 		}
 		i = j
+	}
+	return out
+}
+
+// span is data[start:end] of a paragraph, offsets in the paragraph.
+type span struct{ start, end int }
+
+// partsWhenWhiteEnds returns the parts a paragraph falls into for a reader
+// that takes a line of white space alone for blank, once with lines
+// ending at LF and a lone CR (Python's text mode, CommonMark), once with
+// lines ending also at a form feed, a vertical tab, U+0085, U+2028 and
+// U+2029 (Python's str.splitlines, Unicode's line breaks): nil when
+// neither reading splits it. The specification does not say what ends a
+// paragraph, so each part is as right as the whole for a phrase it holds.
+func partsWhenWhiteEnds(text []byte) []span {
+	var out []span
+	for _, wide := range []bool{false, true} {
+		parts := whiteSplit(text, wide)
+		if len(parts) < 2 {
+			continue
+		}
+		for _, p := range parts {
+			if !containsSpan(out, p) {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
+func containsSpan(ss []span, s span) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// whiteSplit splits text at lines of white space alone: maximal runs of
+// other lines, each without its final line ending.
+func whiteSplit(text []byte, wide bool) []span {
+	var out []span
+	cur := span{-1, -1}
+	lineStart := 0
+	flush := func(lineEnd, next int) {
+		line := text[lineStart:lineEnd]
+		if len(bytes.TrimFunc(line, unicode.IsSpace)) == 0 {
+			if cur.start >= 0 {
+				out = append(out, cur)
+				cur = span{-1, -1}
+			}
+		} else {
+			if cur.start < 0 {
+				cur.start = lineStart
+			}
+			cur.end = lineEnd
+		}
+		lineStart = next
+	}
+	for i := 0; i < len(text); {
+		r, size := utf8.DecodeRune(text[i:])
+		switch {
+		case r == '\n':
+			flush(i, i+1)
+		case r == '\r' && i+1 < len(text) && text[i+1] == '\n':
+			flush(i, i+2)
+			i++
+		case r == '\r':
+			flush(i, i+1)
+		case wide && (r == '\f' || r == '\v' || r == '\u0085' || r == '\u2028' || r == '\u2029'):
+			flush(i, i+size)
+		}
+		i += size
+	}
+	flush(len(text), len(text))
+	if cur.start >= 0 {
+		out = append(out, cur)
 	}
 	return out
 }
