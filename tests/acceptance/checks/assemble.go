@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Statuses of a check.
@@ -149,7 +151,7 @@ func charge(sightings []Sighting, notes map[*Check][]string) []Finding {
 		}
 		fd := Finding{Owner: s.Owner, Msg: msg, Step: s.Step, Quote: s.Quote, Warn: s.Warn, Hint: s.Hint}
 		if s.Line != "" && s.Step == "" {
-			fd.Detail = []string{clip(s.Line, 300)}
+			fd.Detail = []string{visible.Clip(s.Line, 300)}
 		}
 		out = append(out, fd)
 	}
@@ -223,14 +225,4 @@ func summarize(msgs []string) string {
 		return fmt.Sprintf("%s (+%d more)", msgs[0], n)
 	}
 	return msgs[0]
-}
-
-// clip puts s on one line of at most n runes, marking a cut.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
 }

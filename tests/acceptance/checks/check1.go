@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // SignIn is check 1's search, the reference of checks 9 and 20.
@@ -29,7 +31,7 @@ var check1 = &Check{
 		}
 		res := toolResult(ex)
 		if res.IsError {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", clip(FirstText(res), 160))})
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", visible.Clip(FirstText(res), 160))})
 			return v
 		}
 		if f.Notes.N2Err != "" {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // check11Queries hold regular-expression and glob characters.
@@ -50,14 +52,14 @@ var check11 = &Check{
 				continue
 			case ex.Error != "":
 				if regexErrRe.MatchString(ex.Error) {
-					fail(ex, false, "%q was treated as a pattern: %s", q, clip(ex.Error, 120))
+					fail(ex, false, "%q was treated as a pattern: %s", q, visible.Clip(ex.Error, 120))
 				} else {
 					fail(ex, true, "%q was refused with a JSON-RPC error rather than searched as text", q)
 				}
 				continue
 			case toolResult(ex).IsError:
 				if msg := ToolText(toolResult(ex)); regexErrRe.MatchString(msg) {
-					fail(ex, false, "%q was treated as a pattern: %q", q, clip(msg, 120))
+					fail(ex, false, "%q was treated as a pattern: %q", q, visible.Clip(msg, 120))
 				} else {
 					parts = append(parts, fmt.Sprintf("%s refused", q))
 				}
@@ -65,9 +67,9 @@ var check11 = &Check{
 			}
 			if files, paras := f.Notes.unrelated(f.read(ex, q), q); len(files) > 0 || len(paras) > 0 {
 				if len(files) > 0 {
-					fail(ex, false, "%q named %d result file(s) that do not contain %q: %s", q, len(files), q, clip(strings.Join(files, ", "), 120))
+					fail(ex, false, "%q named %d result file(s) that do not contain %q: %s", q, len(files), q, visible.Clip(strings.Join(files, ", "), 120))
 				} else {
-					fail(ex, false, "%q returned %d passage(s) that do not contain %q, first: %q", q, len(paras), q, clip(paras[0], 80))
+					fail(ex, false, "%q returned %d passage(s) that do not contain %q, first: %q", q, len(paras), q, visible.Clip(paras[0], 80))
 				}
 				continue
 			}
@@ -81,7 +83,7 @@ var check11 = &Check{
 			}
 			rd := f.read(ex, q)
 			if shown := f.presented(rd); len(shown) > 0 {
-				fail(ex, false, "%q is a phrase whose words the notes hold only apart, so nothing matches it, yet the reply presented %s: the words were matched one by one", q, clip(strings.Join(shown, ", "), 160))
+				fail(ex, false, "%q is a phrase whose words the notes hold only apart, so nothing matches it, yet the reply presented %s: the words were matched one by one", q, visible.Clip(strings.Join(shown, ", "), 160))
 				continue
 			}
 			parts = append(parts, fmt.Sprintf("%q found nothing", q))

@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // check12Cases are the queries that are no phrase.
@@ -65,9 +67,9 @@ var check12 = &Check{
 			case len(files) == 0 && len(paras) == 0:
 				empty++
 			case len(files) > 0:
-				fail(false, "%s named %d note(s) as results: %s", tc.label, len(files), clip(strings.Join(files, ", "), 120))
+				fail(false, "%s named %d note(s) as results: %s", tc.label, len(files), visible.Clip(strings.Join(files, ", "), 120))
 			default:
-				fail(false, "%s returned %d passage(s), first: %q", tc.label, len(paras), clip(paras[0], 80))
+				fail(false, "%s returned %d passage(s), first: %q", tc.label, len(paras), visible.Clip(paras[0], 80))
 			}
 		}
 		v.Summary = fmt.Sprintf("%d of %d refused, %d answered with no passage", refused, len(check12Cases), empty)

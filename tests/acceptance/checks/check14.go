@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // InjectNote is the note whose text asks the assistant for more tools;
@@ -67,7 +69,7 @@ func (v *Verdict) answered(ex Exchange, method string) bool {
 		return false
 	}
 	if ex.Error != "" {
-		v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("%s got no answer: %s", method, clip(ex.Error, 200))})
+		v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("%s got no answer: %s", method, visible.Clip(ex.Error, 200))})
 		return false
 	}
 	return true

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // check15Queries are asked again and again; the spread phrase, in notes
@@ -70,12 +72,12 @@ var check15 = &Check{
 				if !sameReply(first, again) {
 					differs = true
 					v.Findings = append(v.Findings, Finding{Step: first.Step,
-						Msg:    fmt.Sprintf("identical calls for %q got different replies (call 1 and call %d)", clip(c.q, 40), i),
+						Msg:    fmt.Sprintf("identical calls for %q got different replies (call 1 and call %d)", visible.Clip(c.q, 40), i),
 						Detail: append([]string{fmt.Sprintf("call %d:", i)}, quote(again)[1:]...)})
 				}
 			}
 			if !differs {
-				same = append(same, fmt.Sprintf("%s (%d calls)", clip(c.q, 30), c.times))
+				same = append(same, fmt.Sprintf("%s (%d calls)", visible.Clip(c.q, 30), c.times))
 			}
 		}
 		v.Summary = "identical replies, ignoring durations and timestamps, for " + strings.Join(same, ", ")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 var check2 = &Check{
@@ -34,14 +36,14 @@ var check2 = &Check{
 		switch {
 		case len(rd.Items) > 0:
 			it := rd.Items[0]
-			fail("%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, clip(it.Passage, 100))
+			fail("%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, visible.Clip(it.Passage, 100))
 		case len(rd.Results) > 0:
 			fail("the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
 		case len(rd.Quoted) > 0:
-			fail("the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), clip(rd.Quoted[0].Text, 100))
+			fail("the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), visible.Clip(rd.Quoted[0].Text, 100))
 		}
 		if !rd.NoMatch {
-			fail("the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", clip(text, 160))
+			fail("the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", visible.Clip(text, 160))
 		}
 		// The phrase may be echoed, but not embedded in a sentence that
 		// presents it as found.
@@ -49,12 +51,12 @@ var check2 = &Check{
 			for _, line := range strings.Split(t, "\n") {
 				if presentsAsFound(line, absent) {
 					v.Findings = append(v.Findings, Finding{Warn: true, Step: ex.Step,
-						Msg: fmt.Sprintf("a line puts the absent phrase in a sentence without saying it was not found: %q", clip(line, 160))})
+						Msg: fmt.Sprintf("a line puts the absent phrase in a sentence without saying it was not found: %q", visible.Clip(line, 160))})
 				}
 			}
 		}
 		if len(v.Findings) == 0 {
-			v.Summary = fmt.Sprintf("no result, and the reply says so: %q", clip(text, 100))
+			v.Summary = fmt.Sprintf("no result, and the reply says so: %q", visible.Clip(text, 100))
 		}
 		return v
 	},

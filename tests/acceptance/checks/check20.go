@@ -3,6 +3,8 @@ package checks
 import (
 	"fmt"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 var check20 = &Check{
@@ -27,9 +29,9 @@ var check20 = &Check{
 		ex, _ := f.step(SignIn)
 		switch {
 		case ex.Error != "":
-			fail(ex, false, "a search over a root holding the traps got no answer: %s", clip(ex.Error, 120))
+			fail(ex, false, "a search over a root holding the traps got no answer: %s", visible.Clip(ex.Error, 120))
 		case toolResult(ex).IsError:
-			fail(ex, false, "a search over a root holding the traps failed: %q", clip(ToolText(toolResult(ex)), 160))
+			fail(ex, false, "a search over a root holding the traps failed: %q", visible.Clip(ToolText(toolResult(ex)), 160))
 		case f.SignIn == nil || f.SignIn.Reply == "":
 			parts = append(parts, fmt.Sprintf("sign-in answered in %d ms (check 1 got no answer to compare with)", ex.Millis))
 		default:
@@ -45,9 +47,9 @@ var check20 = &Check{
 		switch {
 		case ex.NotSent:
 		case ex.Error != "":
-			fail(ex, false, "a search for a word inside the traps got no answer: %s", clip(ex.Error, 120))
+			fail(ex, false, "a search for a word inside the traps got no answer: %s", visible.Clip(ex.Error, 120))
 		case toolResult(ex).IsError:
-			fail(ex, true, "a search for a word inside the traps answered isError: %q", clip(ToolText(toolResult(ex)), 160))
+			fail(ex, true, "a search for a word inside the traps answered isError: %q", visible.Clip(ToolText(toolResult(ex)), 160))
 		default:
 			parts = append(parts, fmt.Sprintf("a word inside the traps answered in %d ms", ex.Millis))
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"path"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Steps of check 3.
@@ -53,7 +55,7 @@ var check3 = &Check{
 		named := rd.Names(valid.Rel) || rd.Names(path.Base(valid.Rel))
 		switch {
 		case rd.IsError:
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", clip(FirstText(toolResult(ex)), 160))})
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", visible.Clip(FirstText(toolResult(ex)), 160))})
 		case !named && rd.Quotes(valid.Proof):
 			// The nested file was found: what is missing is its name.
 			v.Findings = append(v.Findings, Finding{Step: ex.Step,

@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"path/filepath"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 const absoluteNote = "absolute-secret.md"
@@ -201,7 +203,7 @@ func (v *Verdict) judgeArgCalls(f *Facts, calls []argCall) string {
 			}
 		}
 		if len(inside) > 0 {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("search_notes with %s=%q presented %s for %q, which no note of the root holds: the argument took the search somewhere else", c.arg.Arg, c.value, clip(strings.Join(inside, ", "), 160), c.query)})
+			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("search_notes with %s=%q presented %s for %q, which no note of the root holds: the argument took the search somewhere else", c.arg.Arg, c.value, visible.Clip(strings.Join(inside, ", "), 160), c.query)})
 		}
 	}
 	return fmt.Sprintf("%d calls with the outside paths and phrases in the other declared argument(s) %s", len(calls), strings.Join(names, ", "))

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"practice-notes/tests/acceptance/truth"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Steps of check 6.
@@ -57,7 +59,7 @@ var check6 = &Check{
 		case ex.TimedOut:
 			fail(ex, "201-character query: %s", ex.Error)
 		case ex.Error != "":
-			v.Notes = append(v.Notes, fmt.Sprintf("201-character query rejected as a JSON-RPC error rather than an isError result: %s", clip(ex.Error, 120)))
+			v.Notes = append(v.Notes, fmt.Sprintf("201-character query rejected as a JSON-RPC error rather than an isError result: %s", visible.Clip(ex.Error, 120)))
 			parts = append(parts, "201 chars → JSON-RPC error")
 		case !toolResult(ex).IsError:
 			fail(ex, "201-character query was accepted (isError false)")
@@ -67,14 +69,14 @@ var check6 = &Check{
 			case msg == "":
 				fail(ex, "201-character query: isError without a message")
 			case !clearLimitRe.MatchString(msg):
-				fail(ex, "201-character query: message does not say why: %q", clip(msg, 120))
+				fail(ex, "201-character query: message does not say why: %q", visible.Clip(msg, 120))
 			case len(msg) > 2000:
 				fail(ex, "201-character query: error message is %d bytes", len(msg))
 			default:
 				if strings.Contains(msg, "\n") {
 					v.Notes = append(v.Notes, "the length error spans several lines")
 				}
-				parts = append(parts, fmt.Sprintf("201 chars → isError %q", clip(msg, 80)))
+				parts = append(parts, fmt.Sprintf("201 chars → isError %q", visible.Clip(msg, 80)))
 			}
 		}
 
@@ -82,9 +84,9 @@ var check6 = &Check{
 		switch {
 		case ex.NotSent:
 		case ex.Error != "":
-			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %s", clip(ex.Error, 120))
+			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %s", visible.Clip(ex.Error, 120))
 		case toolResult(ex).IsError:
-			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %q", clip(ToolText(toolResult(ex)), 120))
+			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %q", visible.Clip(ToolText(toolResult(ex)), 120))
 		default:
 			parts = append(parts, "200 chars (400 bytes) accepted")
 		}
@@ -96,7 +98,7 @@ var check6 = &Check{
 			}
 			rd := f.read(ex, f.Fixtures[name].Marker)
 			if rd.IsError {
-				v.Notes = append(v.Notes, fmt.Sprintf("the search touching %s answered isError: %q", name, clip(ToolText(toolResult(ex)), 120)))
+				v.Notes = append(v.Notes, fmt.Sprintf("the search touching %s answered isError: %q", name, visible.Clip(ToolText(toolResult(ex)), 120)))
 			}
 			switch {
 			case rd.Names(name):
@@ -136,7 +138,7 @@ var check6 = &Check{
 
 		// Still alive after all that?
 		if ex, _ := f.step(stepStillAnswers); ex.Error != "" {
-			fail(ex, "server stopped answering after the oversized probes: %s", clip(ex.Error, 120))
+			fail(ex, "server stopped answering after the oversized probes: %s", visible.Clip(ex.Error, 120))
 		}
 		slowest := int64(0)
 		for _, e := range f.Exchanges {

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 var check7 = &Check{
@@ -129,7 +131,7 @@ func changeDetail(d string, files *FileFacts) []string {
 		if !ok || !strings.Contains(d, " "+p) {
 			continue
 		}
-		return []string{fmt.Sprintf("%s now holds %d bytes: %q", p, files.After[p].Size, truncateBytes(body, 200))}
+		return []string{fmt.Sprintf("%s now holds %d bytes: %q", p, files.After[p].Size, visible.Truncate(body, 200))}
 	}
 	return nil
 }
@@ -147,17 +149,4 @@ func FileCounts(states map[string]FileState) (files, dirs, links int) {
 		}
 	}
 	return
-}
-
-// truncateBytes bounds quoted text at a rune boundary, saying how much
-// was cut.
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
 }

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Handshake is the step the harness records check 8's handshake under:
@@ -61,7 +63,7 @@ var check8 = &Check{
 			case found == nil:
 				fail(lex, "tools/list has no search_notes (tools: %v)", names)
 			case !schemaHasQuery(found.InputSchema):
-				fail(lex, "search_notes input schema does not declare a query property: %s", clip(marshal(found.InputSchema), 160))
+				fail(lex, "search_notes input schema does not declare a query property: %s", visible.Clip(marshal(found.InputSchema), 160))
 			default:
 				parts = append(parts, fmt.Sprintf("tools/list → %v", names))
 			}
@@ -73,7 +75,7 @@ var check8 = &Check{
 			res := toolResult(ex)
 			switch {
 			case res.IsError:
-				fail(ex, "tools/call search_notes sign-in answered isError: %q", clip(ToolText(res), 120))
+				fail(ex, "tools/call search_notes sign-in answered isError: %q", visible.Clip(ToolText(res), 120))
 			case len(res.Content) == 0:
 				fail(ex, "tools/call search_notes returned no content")
 			default:

@@ -1,6 +1,10 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+
+	"practice-notes/tests/acceptance/visible"
+)
 
 var check8_3 = &Check{
 	ID:      "8.3",
@@ -25,7 +29,7 @@ var check8_3 = &Check{
 		case e.Code != -32601:
 			v.Findings = append(v.Findings, warnOn(stepUnknown, fmt.Sprintf("an unknown method got error %d, not -32601", e.Code)))
 		default:
-			v.Summary = "practice/no_such_method got -32601 " + clip(e.Message, 60)
+			v.Summary = "practice/no_such_method got -32601 " + visible.Clip(e.Message, 60)
 		}
 		return v
 	},

@@ -1,6 +1,10 @@
 package checks
 
-import "fmt"
+import (
+	"fmt"
+
+	"practice-notes/tests/acceptance/visible"
+)
 
 var check8_4 = &Check{
 	ID:      "8.4",
@@ -23,7 +27,7 @@ var check8_4 = &Check{
 		case e == nil:
 			v.Findings = append(v.Findings, warnOn(stepUnknownTool, "a call to an unknown tool got a result (isError or not) instead of a JSON-RPC error"))
 		default:
-			v.Summary = fmt.Sprintf("tools/call no_such_tool got error %d %s", e.Code, clip(e.Message, 60))
+			v.Summary = fmt.Sprintf("tools/call no_such_tool got error %d %s", e.Code, visible.Clip(e.Message, 60))
 		}
 		return v
 	},

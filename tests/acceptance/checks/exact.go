@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"practice-notes/tests/acceptance/truth"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // N2Verdict is check 1's judgement of one reading.
@@ -52,7 +54,7 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 				if i < 0 {
 					continue
 				}
-				v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
+				v.Cmp.Returned, v.Cmp.ReturnedVia = visible.Truncate(s, 4000), "a string of the reply"
 				if why := l.n2Problem(rd, s, i, form); why != "" {
 					seen = append(seen, why)
 					continue
@@ -69,7 +71,7 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 		return v
 	}
 	if s, ok := l.otherEndings(rd); ok {
-		v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(s, 4000), "a string of the reply"
+		v.Cmp.Returned, v.Cmp.ReturnedVia = visible.Truncate(s, 4000), "a string of the reply"
 		v.Problem = "the N2 paragraph is there, but with other line endings than the file's (CRs dropped or added), so not byte for byte"
 		return v
 	}
@@ -79,7 +81,7 @@ func (l *Notes) JudgeN2(rd *Reading) N2Verdict {
 			best, run = s, n
 		}
 	}
-	v.Cmp.Returned, v.Cmp.ReturnedVia = truncateBytes(best, 4000), "the string closest to the passage"
+	v.Cmp.Returned, v.Cmp.ReturnedVia = visible.Truncate(best, 4000), "the string closest to the passage"
 	switch {
 	case best == "":
 		v.Problem = fmt.Sprintf("no string of the reply holds the N2 paragraph of %s (results: %v)", l.SampleRel, rd.Results)
@@ -128,17 +130,17 @@ func quotedIn(texts []string, paragraph string) (string, bool) {
 func (l *Notes) n2Problem(rd *Reading, s string, i int, form string) string {
 	before, after := s[:i], s[i+len(form):]
 	if r, _ := utf8.DecodeLastRuneInString(strings.TrimRight(before, " \t")); glued(r) || strings.HasSuffix(strings.TrimRight(before, " \t\"'“«`"), "...") {
-		return fmt.Sprintf("the N2 paragraph is there, but glued to other text before it: %q", clip(tail(before, 40), 60))
+		return fmt.Sprintf("the N2 paragraph is there, but glued to other text before it: %q", visible.Clip(tail(before, 40), 60))
 	}
 	if r, _ := utf8.DecodeRuneInString(after); glued(r) || strings.HasPrefix(strings.TrimLeft(after, " \t\"'”»`"), "...") || strings.HasPrefix(strings.TrimLeft(after, " \t\"'”»`"), "…") {
-		return fmt.Sprintf("the N2 paragraph is there, but text is glued after it: %q", clip(head(after, 40), 60))
+		return fmt.Sprintf("the N2 paragraph is there, but text is glued after it: %q", visible.Clip(head(after, 40), 60))
 	}
 	for _, p := range l.Paras {
 		if p.File == l.SampleRel && p.StartLine >= l.N2Section.StartLine && p.EndLine <= l.N2Section.EndLine {
 			continue
 		}
 		if strings.Contains(s, p.Text) {
-			return fmt.Sprintf("the string holding the N2 paragraph also holds another note's text (%s line %d: %q)", p.File, p.StartLine, clip(p.Text, 60))
+			return fmt.Sprintf("the string holding the N2 paragraph also holds another note's text (%s line %d: %q)", p.File, p.StartLine, visible.Clip(p.Text, 60))
 		}
 	}
 	// Attribution: the result entry holding the string, else the last
@@ -237,7 +239,7 @@ func passageDiff(want, got string) []string {
 	d = strings.ReplaceAll(d, "\u00a0", " ")
 	out := []string{"diff of the N2 paragraph (-file +reply):"}
 	for _, line := range strings.Split(strings.TrimRight(d, "\n"), "\n") {
-		out = append(out, truncateBytes(line, 300))
+		out = append(out, visible.Truncate(line, 300))
 	}
 	if len(out) > 16 {
 		out = append(out[:16], "…")

@@ -3,6 +3,8 @@ package checks
 import (
 	"encoding/json"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // The protocol checks 8.1-8.7 share one server process spoken to in raw
@@ -93,7 +95,7 @@ func tailLines(label, text string) []string {
 	var out []string
 	for _, l := range lines {
 		if strings.TrimSpace(l) != "" {
-			out = append(out, label+": "+clip(l, 200))
+			out = append(out, label+": "+visible.Clip(l, 200))
 		}
 	}
 	return out

@@ -10,6 +10,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"practice-notes/tests/acceptance/truth"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // reading is what one tool result presents, whatever its layout: plain
@@ -548,7 +550,7 @@ func (rd *Reading) Missing(ref *Reading) []string {
 	}
 	sort.Strings(lost)
 	for _, x := range lost {
-		out = append(out, fmt.Sprintf("passage %q", clip(x, 60)))
+		out = append(out, fmt.Sprintf("passage %q", visible.Clip(x, 60)))
 	}
 	return out
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Checks 3, 4 and 5 read files through resources when the server offers
@@ -191,9 +193,9 @@ func (v *Verdict) got(ex Exchange, method string) bool {
 	if ex.Error == "" {
 		return true
 	}
-	msg := fmt.Sprintf("%s got no answer: %s", method, clip(ex.Error, 200))
+	msg := fmt.Sprintf("%s got no answer: %s", method, visible.Clip(ex.Error, 200))
 	if n := len(ex.Out); n > 0 && (ex.TimedOut || parse(ex.Out[n-1]).err() == nil) {
-		msg = fmt.Sprintf("%s was answered on stdout, but the client had dropped the session and could not read the reply: %s", method, clip(ex.Error, 200))
+		msg = fmt.Sprintf("%s was answered on stdout, but the client had dropped the session and could not read the reply: %s", method, visible.Clip(ex.Error, 200))
 	}
 	v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: msg})
 	return false

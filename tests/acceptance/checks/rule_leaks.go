@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // ruleLeaks: no reply, stdout or stderr shows something from outside the
@@ -373,9 +375,9 @@ func (l *leakScan) resultLeaks(sh Shown) []Sighting {
 			strings.Contains(strings.ToLower(strings.ReplaceAll(content, "\r\n", "\n")), strings.ToLower(cut)) ||
 			// reflowed: white space (a U+2028, a line break) rewritten
 			strings.Contains(strings.ToLower(strings.Join(strings.Fields(content), " ")), strings.ToLower(strings.Join(strings.Fields(cut), " "))):
-			out = append(out, Sighting{Owner: check1, Key: "altered passage", What: fmt.Sprintf("a passage credited to %s that is not byte-for-byte in it (cut, re-cased or padded): %q", rel, clip(it.Passage, 100)), Hint: leakHint(check1)})
+			out = append(out, Sighting{Owner: check1, Key: "altered passage", What: fmt.Sprintf("a passage credited to %s that is not byte-for-byte in it (cut, re-cased or padded): %q", rel, visible.Clip(it.Passage, 100)), Hint: leakHint(check1)})
 		case sh.Check != check2.ID:
-			out = append(out, Sighting{Owner: check2, Key: "invented passage", What: fmt.Sprintf("a passage credited to %s that is not in it (invented): %q", rel, clip(it.Passage, 100)), Hint: leakHint(check2)})
+			out = append(out, Sighting{Owner: check2, Key: "invented passage", What: fmt.Sprintf("a passage credited to %s that is not in it (invented): %q", rel, visible.Clip(it.Passage, 100)), Hint: leakHint(check2)})
 		}
 	}
 	return out

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // search sends search_notes with one query.
@@ -42,12 +44,12 @@ func ToolText(res *mcp.CallToolResult) string {
 // quote shows an exchange as the report's evidence does: the line sent
 // and the line read back, bounded.
 func quote(ex Exchange) []string {
-	out := []string{"   -> " + truncateBytes(ex.In, 600)}
+	out := []string{"   -> " + visible.Truncate(ex.In, 600)}
 	switch {
 	case len(ex.Out) > 0:
-		out = append(out, fmt.Sprintf("   <- %s   (%d ms)", truncateBytes(ex.Out[len(ex.Out)-1], 1500), ex.Millis))
+		out = append(out, fmt.Sprintf("   <- %s   (%d ms)", visible.Truncate(ex.Out[len(ex.Out)-1], 1500), ex.Millis))
 	case ex.Error != "":
-		out = append(out, fmt.Sprintf("   <- error after %d ms: %s", ex.Millis, truncateBytes(ex.Error, 600)))
+		out = append(out, fmt.Sprintf("   <- error after %d ms: %s", ex.Millis, visible.Truncate(ex.Error, 600)))
 	}
 	return out
 }

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rogpeppe/go-internal/txtar"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // A transcript is one check's part of a recorded run, as a txtar file: a
@@ -193,7 +195,7 @@ func Render(v Verdict) string {
 		}
 		line("  key", s.Key)
 		line("  step", s.Step)
-		line("  line", clip(s.Line, 300))
+		line("  line", visible.Clip(s.Line, 300))
 		line("  hint", s.Hint)
 	}
 	return b.String()

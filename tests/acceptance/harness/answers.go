@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"practice-notes/tests/acceptance/checks"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // answered reports whether the harness read an answer to ex: a result
@@ -58,7 +60,7 @@ func (r *runner) notGraded(def *checks.Check) string {
 		return ""
 	}
 	return fmt.Sprintf("not graded: the server did not answer; see check 8 (none of %d calls answered; the first, %s: %s)",
-		len(exs), first.label(), clip(first.Error, 120))
+		len(exs), first.label(), visible.Clip(first.Error, 120))
 }
 
 // wireAt places a received line: its stdout line number, and how many

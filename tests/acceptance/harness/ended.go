@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"practice-notes/tests/acceptance/checks"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // check8 runs check 8 from its value in a process of its own: the
@@ -46,7 +48,7 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 			e.Tail = s.outputTail()
 		}
 		if line, at, notification, ok := s.wire.idless(); ok {
-			e.NoID = &checks.NoIDReply{Line: truncateBytes(line, 600), At: at, After: notification}
+			e.NoID = &checks.NoIDReply{Line: visible.Truncate(line, 600), At: at, After: notification}
 		}
 		f.Ended = e
 	})

@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"practice-notes/tests/acceptance/checks"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // EvidencePath is where --record FILE puts the full evidence: FILE with
@@ -24,7 +26,7 @@ var tempPathRe = regexp.MustCompile(regexp.QuoteMeta(filepath.Clean(os.TempDir()
 func untemp(s string) string { return tempPathRe.ReplaceAllString(s, "<tmp>") }
 
 func cell(s string, n int) string {
-	return strings.ReplaceAll(clip(untemp(s), n), "|", `\|`)
+	return strings.ReplaceAll(visible.Clip(untemp(s), n), "|", `\|`)
 }
 
 // oneLine is a check's result in one line of evidence.
@@ -174,9 +176,9 @@ func (r *Report) Evidence(record string) string {
 			p("Requests sent and replies received:\n\n~~~~~~\n")
 			for _, ex := range c.Exchanges {
 				if len(ex.Wire) > 0 {
-					p("-> %s\n", truncateBytes(ex.Wire[0], 1000))
+					p("-> %s\n", visible.Truncate(ex.Wire[0], 1000))
 					if len(ex.Wire) > 1 {
-						p("<- %s   (%d ms)\n", truncateBytes(skippedListRe.ReplaceAllStringFunc(ex.Wire[1], func(m string) string {
+						p("<- %s   (%d ms)\n", visible.Truncate(skippedListRe.ReplaceAllStringFunc(ex.Wire[1], func(m string) string {
 							if seenSkipped[m] {
 								return `"skipped":[the same list as above]`
 							}
@@ -184,16 +186,16 @@ func (r *Report) Evidence(record string) string {
 							return m
 						}), 4000), ex.Millis)
 					} else if ex.Error != "" {
-						p("<- error after %d ms: %s\n", ex.Millis, truncateBytes(ex.Error, 600))
+						p("<- error after %d ms: %s\n", ex.Millis, visible.Truncate(ex.Error, 600))
 					}
 					for _, l := range ex.Leaks {
 						p("!! leak: %s\n", l)
 					}
 					continue
 				}
-				p("-> %s %s\n", ex.Method, truncateBytes(ex.Request, 300))
+				p("-> %s %s\n", ex.Method, visible.Truncate(ex.Request, 300))
 				if ex.Error != "" {
-					p("<- error after %d ms: %s\n", ex.Millis, truncateBytes(ex.Error, 600))
+					p("<- error after %d ms: %s\n", ex.Millis, visible.Truncate(ex.Error, 600))
 				} else {
 					reply := ex.Display
 					if reply == "" {
@@ -206,7 +208,7 @@ func (r *Report) Evidence(record string) string {
 						seenSkipped[m] = true
 						return m
 					})
-					p("<- %d ms: %s\n", ex.Millis, truncateBytes(reply, 4000))
+					p("<- %d ms: %s\n", ex.Millis, visible.Truncate(reply, 4000))
 				}
 				for _, l := range ex.Leaks {
 					p("!! leak: %s\n", l)

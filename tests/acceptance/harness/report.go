@@ -32,7 +32,7 @@ func (c *CheckResult) Line() string {
 			msg += fmt.Sprintf(" (+%d more)", n)
 		}
 	}
-	return fmt.Sprintf("%s %s %s", label, c.ID, clip(msg, 400))
+	return fmt.Sprintf("%s %s %s", label, c.ID, visible.Clip(msg, 400))
 }
 
 // FinalLine is exactly "N passed, M failed".
@@ -118,7 +118,7 @@ func (r *Report) WriteText(w io.Writer) {
 			line("    fix: " + c.Hint)
 		}
 		for _, n := range c.Notes {
-			line("    note: " + clip(n, 400))
+			line("    note: " + visible.Clip(n, 400))
 		}
 	}
 	line(r.FinalLine())

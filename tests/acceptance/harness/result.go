@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"practice-notes/tests/acceptance/checks"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Statuses of a check.
@@ -86,25 +88,25 @@ func (c *CheckResult) note(format string, args ...any) {
 // evidenceLines quotes the request and what came back, bounded.
 func (e *Exchange) evidenceLines() []string {
 	if len(e.Wire) > 0 {
-		out := []string{"   -> " + truncateBytes(e.Wire[0], 600)}
+		out := []string{"   -> " + visible.Truncate(e.Wire[0], 600)}
 		switch {
 		case len(e.Wire) > 1:
-			out = append(out, fmt.Sprintf("   <- %s   (%d ms)", truncateBytes(e.Wire[1], 1500), e.Millis))
+			out = append(out, fmt.Sprintf("   <- %s   (%d ms)", visible.Truncate(e.Wire[1], 1500), e.Millis))
 		case e.Error != "":
-			out = append(out, fmt.Sprintf("   <- error after %d ms: %s", e.Millis, truncateBytes(e.Error, 600)))
+			out = append(out, fmt.Sprintf("   <- error after %d ms: %s", e.Millis, visible.Truncate(e.Error, 600)))
 		}
 		return out
 	}
-	out := []string{fmt.Sprintf("   -> %s %s", e.Method, truncateBytes(e.Request, 400))}
+	out := []string{fmt.Sprintf("   -> %s %s", e.Method, visible.Truncate(e.Request, 400))}
 	switch {
 	case e.Error != "":
-		out = append(out, fmt.Sprintf("   <- error after %d ms: %s", e.Millis, truncateBytes(e.Error, 600)))
+		out = append(out, fmt.Sprintf("   <- error after %d ms: %s", e.Millis, visible.Truncate(e.Error, 600)))
 	default:
 		reply := e.Display
 		if reply == "" {
 			reply = e.Reply
 		}
-		out = append(out, fmt.Sprintf("   <- %d ms: %s", e.Millis, truncateBytes(reply, 1200)))
+		out = append(out, fmt.Sprintf("   <- %d ms: %s", e.Millis, visible.Truncate(reply, 1200)))
 	}
 	return out
 }

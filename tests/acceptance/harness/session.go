@@ -19,6 +19,8 @@ import (
 
 	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/sandbox"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Exchange is one request the harness sent and what came back.
@@ -237,7 +239,7 @@ func classifyStdoutLine(line []byte) (ok bool, violation string) {
 	if len(trimmed) == 0 {
 		return false, ""
 	}
-	bad := fmt.Sprintf("non-JSON-RPC stdout line: %q", truncateBytes(string(trimmed), 120))
+	bad := fmt.Sprintf("non-JSON-RPC stdout line: %q", visible.Truncate(string(trimmed), 120))
 	isMsg := func(raw json.RawMessage) bool {
 		var m map[string]json.RawMessage
 		if json.Unmarshal(raw, &m) != nil {
@@ -519,7 +521,7 @@ func (s *session) outputTail() []string {
 		}
 		for _, l := range lines {
 			if strings.TrimSpace(l) != "" {
-				out = append(out, name+": "+clip(l, 300))
+				out = append(out, name+": "+visible.Clip(l, 300))
 			}
 		}
 		if cut != "" {
@@ -631,7 +633,7 @@ func (s *session) record(ex *Exchange, t0 time.Time, mark int, ctx context.Conte
 			ex.TimedOut = true
 			ex.Error = fmt.Sprintf("no answer within %s (%v)", s.timeout, err)
 			if s.stuck == "" {
-				s.stuck = fmt.Sprintf("%s %s", ex.Method, clip(ex.Request, 100))
+				s.stuck = fmt.Sprintf("%s %s", ex.Method, visible.Clip(ex.Request, 100))
 			}
 		}
 		ex.replyText = ex.Error

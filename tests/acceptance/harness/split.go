@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // maxSplit bounds the lines held while looking for a message split over
@@ -32,7 +34,7 @@ func (s *splitLines) add(line []byte, n int) {
 	s.to = n
 	s.buf = append(s.buf, line...)
 	if len(s.first) < 2 {
-		s.first = append(s.first, truncateBytes(string(trimEOL(line)), 120))
+		s.first = append(s.first, visible.Truncate(string(trimEOL(line)), 120))
 	}
 	s.violations++
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // The server is isolated with the kernel's own calls, made by the harness
@@ -207,7 +209,7 @@ func (sb *Sandbox) probe(ctx context.Context) ([]string, error) {
 		if why == "" && err != nil {
 			why = err.Error()
 		}
-		return nil, fmt.Errorf("%s", clip(why, 200))
+		return nil, fmt.Errorf("%s", visible.Clip(why, 200))
 	}
 	return words[:len(words)-1], nil
 }

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 // Sandbox decides the environment every server process gets: a fresh,
@@ -456,7 +458,7 @@ func leftovers(label, dir string, skip func(rel string) bool) []string {
 			line += "/ (directory)"
 		case d.Type().IsRegular():
 			b, _ := os.ReadFile(p)
-			line += fmt.Sprintf(" (%d bytes: %q)", len(b), truncateBytes(string(b), 120))
+			line += fmt.Sprintf(" (%d bytes: %q)", len(b), visible.Truncate(string(b), 120))
 		default:
 			line += " (" + d.Type().String() + ")"
 		}
@@ -571,26 +573,4 @@ func (l Limits) limitHit(stderr string, code int) string {
 		return fmt.Sprintf("limited: the limit of %d processes and threads was reached", l.Processes)
 	}
 	return ""
-}
-
-// clip bounds text quoted from a process on one line, in runes.
-func clip(s string, n int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n]) + "…"
-}
-
-// truncateBytes bounds a file's content quoted from a server, in bytes.
-func truncateBytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && (s[cut]&0xC0) == 0x80 {
-		cut--
-	}
-	return s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
 }

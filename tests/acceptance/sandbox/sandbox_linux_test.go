@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"practice-notes/tests/acceptance/visible"
 )
 
 func TestUnescapeMount(t *testing.T) {
@@ -139,7 +141,7 @@ func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 	before := sb.Counts()
 	_, out := runInSandbox(t, sb, base, take+" & "+take+" & wait")
 	if got := sb.Counts(); got.oomKills <= before.oomKills {
-		t.Errorf("two processes of 100 MiB each were not stopped by the cgroup's 128 MiB (oom kills %d -> %d): %s", before.oomKills, got.oomKills, clip(out, 500))
+		t.Errorf("two processes of 100 MiB each were not stopped by the cgroup's 128 MiB (oom kills %d -> %d): %s", before.oomKills, got.oomKills, visible.Clip(out, 500))
 	}
 	before = sb.Counts()
 	// The rlimit looser than the cgroup's limit, which must be what

@@ -2,12 +2,13 @@
 // a learner's server, its replies, its stderr and the files a learner
 // writes may hold terminal escape sequences, bidirectional overrides or
 // invalid UTF-8, and every output of the harness passes them through
-// Escape before a person reads them. It does not make text safe for a
-// format with markup of its own (Markdown, HTML, CSV): those escape on top
-// of it.
+// Escape before a person reads them; Clip and Truncate bound what it
+// quotes. It does not make text safe for a format with markup of its own
+// (Markdown, HTML, CSV): those escape on top of it.
 package visible
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -48,4 +49,28 @@ func Escape(s, keep string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// Clip puts s on one line of at most n runes: every run of white space
+// becomes one space, and a cut is marked with "…".
+func Clip(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n]) + "…"
+}
+
+// Truncate bounds s to at most n bytes, cut at a rune boundary, and says
+// how many bytes were cut.
+func Truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && (s[cut]&0xC0) == 0x80 {
+		cut--
+	}
+	return s[:cut] + fmt.Sprintf("… [%d more bytes]", len(s)-cut)
 }

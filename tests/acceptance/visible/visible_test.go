@@ -29,3 +29,34 @@ func TestEscape(t *testing.T) {
 		})
 	}
 }
+
+func TestClipAndTruncate(t *testing.T) {
+	clips := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"a\n  b\tc", 10, "a b c"},
+		{"crème-brûlée", 5, "crème…"},
+	}
+	for _, tt := range clips {
+		if got := Clip(tt.in, tt.n); got != tt.want {
+			t.Errorf("Clip(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+	truncs := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"short", 10, "short"},
+		{"abcdef", 3, "abc… [3 more bytes]"},
+		{"aé", 2, "a… [2 more bytes]"}, // é is two bytes: never cut inside it
+	}
+	for _, tt := range truncs {
+		if got := Truncate(tt.in, tt.n); got != tt.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}
