@@ -7,6 +7,7 @@
 package checks
 
 import (
+	"fmt"
 	"io/fs"
 	"time"
 
@@ -343,6 +344,11 @@ type Verdict struct {
 	// Sightings are what a run-wide rule saw, each charged to its owner
 	// once by Assemble.
 	Sightings []Sighting
+}
+
+// fail adds a finding on the exchange ex.
+func (v *Verdict) fail(ex Exchange, format string, args ...any) {
+	v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
 }
 
 // Finding is one reason for a fail or warn verdict.

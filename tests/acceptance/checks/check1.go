@@ -2,7 +2,6 @@ package checks
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -31,7 +30,7 @@ var check1 = &Check{
 		}
 		res := toolResult(ex)
 		if res.IsError {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", visible.Clip(FirstText(res), 160))})
+			v.fail(ex, "isError reply: %q", visible.Clip(FirstText(res), 160))
 			return v
 		}
 		if f.Notes.N2Err != "" {

@@ -56,7 +56,7 @@ func (v *Verdict) judgePaths(f *Facts, paths []string) string {
 		names = append(names, t.Name)
 		for i, p := range paths {
 			if ex, _ := f.step(pathStep(t, i)); ex.TimedOut {
-				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("%s %s=%q got no answer within %s", t.Name, t.Arg, p, f.TimeLimit)})
+				v.fail(ex, "%s %s=%q got no answer within %s", t.Name, t.Arg, p, f.TimeLimit)
 			}
 		}
 	}
@@ -94,7 +94,7 @@ var check13 = &Check{
 			case ex.NotSent:
 				ignored++ // not judged; keeps the count of refusals honest
 			case ex.TimedOut:
-				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+				v.fail(ex, "no answer within %s", f.TimeLimit)
 			case ex.Error != "" || toolResult(ex).IsError:
 			default:
 				ignored++

@@ -69,7 +69,7 @@ func (v *Verdict) answered(ex Exchange, method string) bool {
 		return false
 	}
 	if ex.Error != "" {
-		v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("%s got no answer: %s", method, visible.Clip(ex.Error, 200))})
+		v.fail(ex, "%s got no answer: %s", method, visible.Clip(ex.Error, 200))
 		return false
 	}
 	return true

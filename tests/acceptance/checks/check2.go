@@ -30,20 +30,17 @@ var check2 = &Check{
 		if rd.IsError {
 			v.Notes = append(v.Notes, "the miss was reported with isError true (false is preferred)")
 		}
-		fail := func(format string, args ...any) {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
-		}
 		switch {
 		case len(rd.Items) > 0:
 			it := rd.Items[0]
-			fail("%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, visible.Clip(it.Passage, 100))
+			v.fail(ex, "%d result(s) for a phrase in no file, first: %s %q", len(rd.Items), it.File, visible.Clip(it.Passage, 100))
 		case len(rd.Results) > 0:
-			fail("the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
+			v.fail(ex, "the reply names %s as result(s) for a phrase in no file", strings.Join(rd.Results, ", "))
 		case len(rd.Quoted) > 0:
-			fail("the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), visible.Clip(rd.Quoted[0].Text, 100))
+			v.fail(ex, "the reply quotes %d note paragraph(s) for a phrase in no file, first: %q", len(rd.Quoted), visible.Clip(rd.Quoted[0].Text, 100))
 		}
 		if !rd.NoMatch {
-			fail("the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", visible.Clip(text, 160))
+			v.fail(ex, "the reply does not say that nothing matched (a no, none, 0 or not with match, result, found, passage or note): %q", visible.Clip(text, 160))
 		}
 		// The phrase may be echoed, but not embedded in a sentence that
 		// presents it as found.

@@ -26,9 +26,9 @@ var check22 = &Check{
 		ex, _ := f.step(SignIn)
 		switch {
 		case ex.Error != "":
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("a search over a root holding an unreadable file got no answer: %s", visible.Clip(ex.Error, 120))})
+			v.fail(ex, "a search over a root holding an unreadable file got no answer: %s", visible.Clip(ex.Error, 120))
 		case toolResult(ex).IsError:
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("a search over a root holding an unreadable file failed: %q", visible.Clip(ToolText(toolResult(ex)), 160))})
+			v.fail(ex, "a search over a root holding an unreadable file failed: %q", visible.Clip(ToolText(toolResult(ex)), 160))
 		}
 		// An answer is not enough: it must hold what the readable notes
 		// hold.

@@ -55,14 +55,14 @@ var check3 = &Check{
 		named := rd.Names(valid.Rel) || rd.Names(path.Base(valid.Rel))
 		switch {
 		case rd.IsError:
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("isError reply: %q", visible.Clip(FirstText(toolResult(ex)), 160))})
+			v.fail(ex, "isError reply: %q", visible.Clip(FirstText(toolResult(ex)), 160))
 		case !named && rd.Quotes(valid.Proof):
 			// The nested file was found: what is missing is its name.
 			v.Findings = append(v.Findings, Finding{Step: ex.Step,
 				Msg:  fmt.Sprintf("the reply quotes the line of %s but does not name the file as a result (results: %v)", valid.Rel, rd.Results),
 				Hint: "Name the file each passage came from, by its path relative to the root (" + valid.Rel + ")."})
 		case !named:
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("the reply does not name %s as a result (results: %v)", valid.Rel, rd.Results)})
+			v.fail(ex, "the reply does not name %s as a result (results: %v)", valid.Rel, rd.Results)
 		case !rd.Quotes(valid.Proof):
 			v.Summary = fmt.Sprintf("search named %s (nested two folders down) as a result", valid.Rel)
 			v.Notes = append(v.Notes, fmt.Sprintf("the reply does not quote the proof word that follows the phrase on its line (%s)", valid.Proof))

@@ -138,7 +138,7 @@ var check4 = &Check{
 		searches := check4Searches(f)
 		for _, s := range searches {
 			if ex, _ := f.step(s.step); ex.TimedOut {
-				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+				v.fail(ex, "no answer within %s", f.TimeLimit)
 			}
 		}
 		v.Summary = fmt.Sprintf("%d searches (both outside markers, \"../outside.md\", two absolute paths) returned no outside byte", len(searches))
@@ -187,7 +187,7 @@ func (v *Verdict) judgeArgCalls(f *Facts, calls []argCall) string {
 		case !ok || ex.NotSent:
 			continue
 		case ex.TimedOut:
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("%s %s=%q got no answer within %s", c.arg.Tool, c.arg.Arg, c.value, f.TimeLimit)})
+			v.fail(ex, "%s %s=%q got no answer within %s", c.arg.Tool, c.arg.Arg, c.value, f.TimeLimit)
 			continue
 		case c.query == "" || !answered(ex) || toolResult(ex).IsError:
 			continue
@@ -203,7 +203,7 @@ func (v *Verdict) judgeArgCalls(f *Facts, calls []argCall) string {
 			}
 		}
 		if len(inside) > 0 {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("search_notes with %s=%q presented %s for %q, which no note of the root holds: the argument took the search somewhere else", c.arg.Arg, c.value, visible.Clip(strings.Join(inside, ", "), 160), c.query)})
+			v.fail(ex, "search_notes with %s=%q presented %s for %q, which no note of the root holds: the argument took the search somewhere else", c.arg.Arg, c.value, visible.Clip(strings.Join(inside, ", "), 160), c.query)
 		}
 	}
 	return fmt.Sprintf("%d calls with the outside paths and phrases in the other declared argument(s) %s", len(calls), strings.Join(names, ", "))

@@ -40,7 +40,7 @@ var check5 = &Check{
 		link, _ := f.step(escapeLink)
 		for _, ex := range []Exchange{target, link} {
 			if ex.TimedOut {
-				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+				v.fail(ex, "no answer within %s", f.TimeLimit)
 			}
 		}
 		v.Summary = "2 searches (the public word of the file behind escape-link.md, and its name) returned no outside byte and no link as a result"

@@ -50,28 +50,25 @@ var check6 = &Check{
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		var parts []string
-		fail := func(ex Exchange, format string, args ...any) {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
-		}
 
 		ex, _ := f.step(stepTooLong)
 		switch {
 		case ex.TimedOut:
-			fail(ex, "201-character query: %s", ex.Error)
+			v.fail(ex, "201-character query: %s", ex.Error)
 		case ex.Error != "":
 			v.Notes = append(v.Notes, fmt.Sprintf("201-character query rejected as a JSON-RPC error rather than an isError result: %s", visible.Clip(ex.Error, 120)))
 			parts = append(parts, "201 chars → JSON-RPC error")
 		case !toolResult(ex).IsError:
-			fail(ex, "201-character query was accepted (isError false)")
+			v.fail(ex, "201-character query was accepted (isError false)")
 		default:
 			msg := strings.TrimSpace(ToolText(toolResult(ex)))
 			switch {
 			case msg == "":
-				fail(ex, "201-character query: isError without a message")
+				v.fail(ex, "201-character query: isError without a message")
 			case !clearLimitRe.MatchString(msg):
-				fail(ex, "201-character query: message does not say why: %q", visible.Clip(msg, 120))
+				v.fail(ex, "201-character query: message does not say why: %q", visible.Clip(msg, 120))
 			case len(msg) > 2000:
-				fail(ex, "201-character query: error message is %d bytes", len(msg))
+				v.fail(ex, "201-character query: error message is %d bytes", len(msg))
 			default:
 				if strings.Contains(msg, "\n") {
 					v.Notes = append(v.Notes, "the length error spans several lines")
@@ -84,9 +81,9 @@ var check6 = &Check{
 		switch {
 		case ex.NotSent:
 		case ex.Error != "":
-			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %s", visible.Clip(ex.Error, 120))
+			v.fail(ex, "200-character query (400 UTF-8 bytes) rejected: %s", visible.Clip(ex.Error, 120))
 		case toolResult(ex).IsError:
-			fail(ex, "200-character query (400 UTF-8 bytes) rejected: %q", visible.Clip(ToolText(toolResult(ex)), 120))
+			v.fail(ex, "200-character query (400 UTF-8 bytes) rejected: %q", visible.Clip(ToolText(toolResult(ex)), 120))
 		default:
 			parts = append(parts, "200 chars (400 bytes) accepted")
 		}
@@ -102,7 +99,7 @@ var check6 = &Check{
 			}
 			switch {
 			case rd.Names(name):
-				fail(ex, "%s (over %d bytes) was searched and named as a result", name, truth.FileLimit)
+				v.fail(ex, "%s (over %d bytes) was searched and named as a result", name, truth.FileLimit)
 			case contains(rd.Skipped, name):
 				parts = append(parts, name+" named as not searched")
 			default:
@@ -126,11 +123,11 @@ var check6 = &Check{
 			spread := fmt.Sprintf("a phrase in %d paragraphs of %d files", bound.Count, len(bound.Files))
 			switch {
 			case n == 0 && len(rd.Results) == 0:
-				fail(ex, "%s returned none of them", spread)
+				v.fail(ex, "%s returned none of them", spread)
 			case n > truth.MaxPassages:
-				fail(ex, "%s returned %d passages (limit %d in all)", spread, n, truth.MaxPassages)
+				v.fail(ex, "%s returned %d passages (limit %d in all)", spread, n, truth.MaxPassages)
 			case rd.Truncated != nil && !*rd.Truncated:
-				fail(ex, "%s returned %d of them and says truncated: false", spread, n)
+				v.fail(ex, "%s returned %d of them and says truncated: false", spread, n)
 			default:
 				parts = append(parts, fmt.Sprintf("%s → %d passages", spread, n))
 			}
@@ -138,7 +135,7 @@ var check6 = &Check{
 
 		// Still alive after all that?
 		if ex, _ := f.step(stepStillAnswers); ex.Error != "" {
-			fail(ex, "server stopped answering after the oversized probes: %s", visible.Clip(ex.Error, 120))
+			v.fail(ex, "server stopped answering after the oversized probes: %s", visible.Clip(ex.Error, 120))
 		}
 		slowest := int64(0)
 		for _, e := range f.Exchanges {

@@ -40,9 +40,6 @@ var check8 = &Check{
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		var parts []string
-		fail := func(ex Exchange, format string, args ...any) {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf(format, args...)})
-		}
 		if hs, ok := f.step(Handshake); ok && f.Negotiated != "" {
 			how := "handshake"
 			if f.Negotiated < discoverFrom {
@@ -61,9 +58,9 @@ var check8 = &Check{
 			}
 			switch {
 			case found == nil:
-				fail(lex, "tools/list has no search_notes (tools: %v)", names)
+				v.fail(lex, "tools/list has no search_notes (tools: %v)", names)
 			case !schemaHasQuery(found.InputSchema):
-				fail(lex, "search_notes input schema does not declare a query property: %s", visible.Clip(marshal(found.InputSchema), 160))
+				v.fail(lex, "search_notes input schema does not declare a query property: %s", visible.Clip(marshal(found.InputSchema), 160))
 			default:
 				parts = append(parts, fmt.Sprintf("tools/list → %v", names))
 			}
@@ -75,9 +72,9 @@ var check8 = &Check{
 			res := toolResult(ex)
 			switch {
 			case res.IsError:
-				fail(ex, "tools/call search_notes sign-in answered isError: %q", visible.Clip(ToolText(res), 120))
+				v.fail(ex, "tools/call search_notes sign-in answered isError: %q", visible.Clip(ToolText(res), 120))
 			case len(res.Content) == 0:
-				fail(ex, "tools/call search_notes returned no content")
+				v.fail(ex, "tools/call search_notes returned no content")
 			default:
 				parts = append(parts, fmt.Sprintf("tools/call search_notes answered in %d ms", ex.Millis))
 			}

@@ -101,7 +101,7 @@ func (p linkProbe) judge(f *Facts) Verdict {
 	qs := p.queries(f)
 	for i := range qs {
 		if ex, _ := f.step(linkSearchStep(i)); ex.TimedOut {
-			v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("no answer within %s", f.TimeLimit)})
+			v.fail(ex, "no answer within %s", f.TimeLimit)
 		}
 	}
 	v.Summary = fmt.Sprintf("%d searches (the public words of the files behind the links, and the links' names) returned no outside byte and no link as a result", len(qs))
@@ -116,7 +116,7 @@ func (p linkProbe) judge(f *Facts) Verdict {
 					for j := range markers {
 						n++
 						if ex, _ := f.step(linkArgStep(arg, i, j)); ex.TimedOut {
-							v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("search_notes %s=%q got no answer within %s", arg, dir, f.TimeLimit)})
+							v.fail(ex, "search_notes %s=%q got no answer within %s", arg, dir, f.TimeLimit)
 						}
 					}
 				}

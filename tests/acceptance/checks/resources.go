@@ -171,14 +171,14 @@ func (v *Verdict) judgeRefused(f *Facts, uris []string) int {
 		ex, _ := f.step(readStep(i))
 		if ex.Error != "" {
 			if ex.TimedOut {
-				v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("resources/read %s got no answer within %s", u, f.TimeLimit)})
+				v.fail(ex, "resources/read %s got no answer within %s", u, f.TimeLimit)
 			}
 			if !ex.TimedOut && !ex.NotSent {
 				refused++
 			}
 			continue
 		}
-		v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: fmt.Sprintf("resources/read %s was not refused (returned %d bytes)", u, len(resourceText(ex)))})
+		v.fail(ex, "resources/read %s was not refused (returned %d bytes)", u, len(resourceText(ex)))
 	}
 	return refused
 }
