@@ -85,14 +85,42 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 		}
 		return statStamp(&st), st.Size, nil
 	}
-	v, size, err := fstatChecked()
-	if err != nil {
-		return nil, err
-	}
-	if seen == (Stamp{}) || v != seen {
-		if err := r.sameAsName(name, &st); err != nil {
+	// The walk's lstat, seen, can stand for the version before the first
+	// read: when the fstat after it gives the very same version, the file
+	// read is the one the walk listed, with nothing linked, renamed or
+	// written since (each sets the change time), and the read holds one
+	// version of it. A note changed too recently for that (a write may
+	// still be copying its data) is checked before it is read, as any
+	// note without a walk's lstat is.
+	optimistic := seen != (Stamp{}) && !hotStamp(seen)
+	var (
+		v    Stamp
+		size int64
+	)
+	if optimistic {
+		v, size = seen, seen.size
+	} else {
+		if v, size, err = fstatChecked(); err != nil {
 			return nil, err
 		}
+		if seen == (Stamp{}) || v != seen {
+			if err := r.sameAsName(name, &st); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// version is fstatChecked, which, after a read made on the walk's
+	// lstat alone that finds the file different, first makes the lookup
+	// of its name that any other version of it needs.
+	version := func() (Stamp, int64, error) {
+		after, size, err := fstatChecked()
+		if err == nil && optimistic && after != seen {
+			optimistic = false
+			if err := r.sameAsName(name, &st); err != nil {
+				return Stamp{}, 0, err
+			}
+		}
+		return after, size, err
 	}
 	read := func(p []byte) (n int, err error) {
 		err = ignoringEINTR(func() error {
@@ -119,7 +147,7 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 			})
 		}
 	}
-	data, _, err := readChecked(name, read, rewind, fstatChecked, v, size, buf, wait)
+	data, _, err := readChecked(name, read, rewind, version, v, size, buf, wait)
 	if err == nil && stamp != nil {
 		*stamp = r.stamp(&st, time.Now())
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -243,9 +242,14 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 		return unreadable()
 	}
 	defer f.Close()
+	d, err := newDirReader(f)
+	if err != nil {
+		return unreadable()
+	}
+	defer d.close()
 	if budget > 0 && w.root.large.has(dir) {
 		// Larger than the budget last time: its names first.
-		first, total, err := firstNames(f, budget)
+		first, total, err := firstNames(d, budget)
 		if err != nil {
 			return unreadable()
 		}
@@ -260,7 +264,7 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 			return l, nil
 		}
 		w.root.large.note(dir, false)
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
+		if err := d.rewind(); err != nil {
 			return unreadable()
 		}
 	}
@@ -273,7 +277,7 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 			}
 			// More entries may follow: the cut is made in byte order of
 			// names (see cut), unless the directory ends here.
-			rest, err := f.Readdirnames(1)
+			rest, err := d.names(1, nil)
 			if errors.Is(err, io.EOF) || (err == nil && len(rest) == 0) {
 				break
 			}
@@ -281,12 +285,12 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 				return unreadable()
 			}
 			names = append(names, rest...)
-			if err := w.cut(ctx, f, &l, dir, depth, budget, names); err != nil {
+			if err := w.cut(ctx, d, &l, dir, depth, budget, names); err != nil {
 				return unreadable()
 			}
 			break
 		}
-		entries, err := f.ReadDir(min(budget-l.seen, 1000))
+		entries, err := d.entries(min(budget-l.seen, 1000))
 		l.seen += len(entries)
 		for _, e := range entries {
 			l.names = append(l.names, e.Name())
@@ -316,8 +320,8 @@ const maxNames = 4 * MaxEntries
 // whose names come first in byte order: it reads the rest of the names (up
 // to maxNames in all), keeps what l found for the entries among the first
 // budget names, and examines the others of them, with an lstat each.
-func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, depth, budget int, extra []string) error {
-	first, _, err := firstNames(f, budget, l.names, extra)
+func (w *walker) cut(ctx context.Context, d *dirReader, l *dirList, dir string, depth, budget int, extra []string) error {
+	first, _, err := firstNames(d, budget, l.names, extra)
 	if err != nil {
 		return err
 	}
@@ -378,7 +382,7 @@ func (w *walker) examine(ctx context.Context, l *dirList, dir string, depth int,
 // of the least names so far, whose greatest is replaced by each smaller
 // name read, so a cut of a directory of 100,000 entries at 50,000 never
 // holds all 100,000 names.
-func firstNames(f *os.File, k int, seeds ...[]string) ([]string, int, error) {
+func firstNames(d *dirReader, k int, seeds ...[]string) ([]string, int, error) {
 	h := nameHeap(make([]string, 0, k))
 	total := 0
 	for _, seed := range seeds {
@@ -387,8 +391,10 @@ func firstNames(f *os.File, k int, seeds ...[]string) ([]string, int, error) {
 		}
 		total += len(seed)
 	}
+	var more []string
 	for total < maxNames {
-		more, err := f.Readdirnames(min(1000, maxNames-total))
+		var err error
+		more, err = d.names(min(1000, maxNames-total), more)
 		total += len(more)
 		for _, name := range more {
 			h.offer(name)

@@ -55,7 +55,11 @@ func TestFirstNamesHoldsAtMostK(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			got, total, err := firstNames(f, tc.k, tc.seeds...)
+			d, err := newDirReader(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, total, err := firstNames(d, tc.k, tc.seeds...)
 			if err != nil {
 				t.Fatal(err)
 			}

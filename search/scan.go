@@ -59,6 +59,8 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 	if procs <= 1 {
 		rd := root.NewReader()
 		defer rd.Close()
+		var buf readBuf
+		defer buf.release()
 		for i := 0; ; i++ {
 			n, ok, err := notes.at(ctx, i)
 			if err != nil {
@@ -68,7 +70,7 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 				return nil
 			}
 			f := fileResult{note: n}
-			searchFile(ctx, rd, q, &f)
+			searchFile(ctx, rd, &buf, q, &f)
 			if f.err != nil {
 				return f.err
 			}
@@ -116,11 +118,13 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 			defer wg.Done()
 			rd := root.NewReader()
 			defer rd.Close()
+			var buf readBuf
+			defer buf.release()
 			for f := range jobs {
 				if err := ctx.Err(); err != nil {
 					f.err = err
 				} else {
-					searchFileRecover(ctx, rd, q, f)
+					searchFileRecover(ctx, rd, &buf, q, f)
 				}
 				close(f.done)
 			}
@@ -149,25 +153,45 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 // would end the process, since nothing up the goroutine's stack recovers
 // it; it is kept in f instead, and scan raises it again on the caller's
 // goroutine, where the server's handlers recover from panics.
-func searchFileRecover(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
+func searchFileRecover(ctx context.Context, rd *boundary.Reader, buf *readBuf, q *Query, f *fileResult) {
 	defer func() {
 		if v := recover(); v != nil {
 			f.panicked = v
 		}
 	}()
-	searchFile(ctx, rd, q, f)
+	searchFile(ctx, rd, buf, q, f)
 }
 
-// searchFile reads one note afresh into a pooled buffer and searches it,
-// copying what it returns out of the buffer.
-func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
-	bp := bufPool.Get().(*[]byte)
-	text, _, err := rd.Read(ctx, f.note, *bp)
+// readBuf is one goroutine's read buffer, taken from bufPool at its first
+// read and kept for the rest of the scan, so a scan takes a buffer per
+// goroutine, not per note, from the pool.
+type readBuf struct{ b *[]byte }
+
+func (rb *readBuf) get() []byte {
+	if rb.b == nil {
+		rb.b = bufPool.Get().(*[]byte)
+	}
+	return *rb.b
+}
+
+// abandon forgets the buffer: an abandoned read may still write into it,
+// so it is left to the garbage collector, never reused.
+func (rb *readBuf) abandon() { rb.b = nil }
+
+// release gives the buffer back to bufPool.
+func (rb *readBuf) release() {
+	if rb.b != nil {
+		bufPool.Put(rb.b)
+		rb.b = nil
+	}
+}
+
+// searchFile reads one note afresh into buf and searches it, copying what
+// it returns out of the buffer.
+func searchFile(ctx context.Context, rd *boundary.Reader, buf *readBuf, q *Query, f *fileResult) {
+	text, _, err := rd.Read(ctx, f.note, buf.get())
 	if errors.Is(err, boundary.ErrNotInTime) {
-		// An abandoned read may still write into the buffer: it is left
-		// to the garbage collector, never reused.
-	} else {
-		defer bufPool.Put(bp)
+		buf.abandon()
 	}
 	if err != nil {
 		var be *boundary.Error
