@@ -31,10 +31,9 @@ type dirReader struct {
 // dirScratch is the memory a dirReader reuses from one directory to the
 // next.
 type dirScratch struct {
-	buf   []byte
-	names []string
-	ents  []statEntry // the last batch entries returned
-	out   []fs.DirEntry
+	buf  []byte
+	ents []statEntry // the last batch stat returned
+	out  []fs.DirEntry
 }
 
 var dirScratchPool = sync.Pool{New: func() any { return &dirScratch{buf: make([]byte, direntBuf)} }}
@@ -46,7 +45,9 @@ const direntBuf = 32 << 10
 // statAtOnce is the fewest entries worth another goroutine's lstats.
 const statAtOnce = 64
 
-func newDirReader(f *os.File) (*dirReader, error) {
+// newDirReader returns a dirReader of f, the directory called dir under
+// root, open for reading.
+func newDirReader(_ *Root, _ string, f *os.File) (*dirReader, error) {
 	sc, err := f.SyscallConn()
 	if err != nil {
 		return nil, err
@@ -94,16 +95,10 @@ func (d *dirReader) names(n int, into []string) ([]string, error) {
 	return into, nil
 }
 
-// entries returns up to n more entries, each examined with an lstat, and
-// io.EOF with none at the end, as os.File.ReadDir does; an entry removed
-// since it was listed is left out. What it returns is valid until the next
-// call.
-func (d *dirReader) entries(n int) ([]fs.DirEntry, error) {
-	names, err := d.names(n, d.dirScratch.names)
-	d.dirScratch.names = names
-	if len(names) == 0 {
-		return nil, err
-	}
+// stat examines the entries called names with an lstat each, and returns
+// them in that order but for those removed since they were listed. What it
+// returns is valid until the next call.
+func (d *dirReader) stat(names []string) ([]fs.DirEntry, error) {
 	if cap(d.ents) < len(names) {
 		d.ents = make([]statEntry, len(names))
 	}
@@ -139,26 +134,16 @@ func (d *dirReader) entries(n int) ([]fs.DirEntry, error) {
 		}
 		d.out = append(d.out, &ents[i])
 	}
-	return d.out, err
+	return d.out, nil
 }
 
 // close gives back the memory d reuses; what entries returned is then no
 // longer valid. It leaves the directory open.
 func (d *dirReader) close() {
 	clear(d.ents)
-	clear(d.dirScratch.names)
 	d.out = d.out[:0]
 	dirScratchPool.Put(d.dirScratch)
 	d.dirScratch = nil
-}
-
-// rewind lists the directory again from its first entry.
-func (d *dirReader) rewind() error {
-	if _, err := d.f.Seek(0, io.SeekStart); err != nil {
-		return err
-	}
-	d.pos, d.end, d.eof = 0, 0, false
-	return nil
 }
 
 // statEntry is an entry with its lstat: both its fs.DirEntry and its

@@ -92,7 +92,6 @@ type Root struct {
 	// maxEntries is how many entries one walk examines: MaxEntries, or
 	// less in tests.
 	maxEntries int
-	large      largeDirs // see cut
 	// abandoned counts operations still running whose caller gave up at
 	// its deadline (see await).
 	abandoned atomic.Int64
