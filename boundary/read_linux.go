@@ -20,9 +20,10 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 	syscall.O_NOCTTY | syscall.O_CLOEXEC
 
 // readNote reads the note called name, a checked name, with four system
-// calls (openat2, fstat, read, close) when it is the very file seen
-// describes, and otherwise with a second lookup of its name: one more call
-// for a note in the root, three more per directory on the way.
+// calls (openat2, read, fstat, close) when it is the very file seen
+// describes, unchanged, and otherwise with a second lookup of its name and
+// a fstat before the read: two more calls for a note in the root, four
+// more per directory on the way.
 //
 // Where the kernel has openat2 (Linux 5.6 and later), name is opened in one
 // call relative to the root's own handle, which os.Root opened, with
@@ -50,7 +51,14 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 //     time, it is that file, listed inside the root, and nothing has
 //     linked, unlinked, renamed or written it since: each of those sets
 //     the change time anew. A hard link made from outside after the walk
-//     is such a change, and so is one removed right after the open.
+//     is such a change, and so is one removed right after the open. When
+//     seen is older than hotWindow, the note is read before this check,
+//     by the fstat that follows the read: what was read is used only once
+//     the check has passed, and is otherwise read again after the steps
+//     below, or refused. (So a file swapped in for the note between the
+//     walk and the open may be read into the buffer, never returned: a
+//     FIFO opened without blocking gives nothing, and making a device
+//     node takes privileges.)
 //   - Otherwise the name is looked up again (lstat through os.Root) and
 //     must still name this very file, with one link.
 //

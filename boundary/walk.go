@@ -459,8 +459,8 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 		l.skip(rel, reason)
 		return item{}, false
 	}
-	// A directory opened through os.Root is listed with an lstat of every
-	// entry (on unix, Go 1.26), so Info costs no system call here.
+	// Every entry was examined with an lstat as it was listed (see
+	// dirReader), so Info costs no system call here.
 	info, err := e.Info()
 	if err != nil {
 		l.skip(rel, classify(err))
