@@ -100,7 +100,7 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 	// version of it. A note changed too recently for that (a write may
 	// still be copying its data) is checked before it is read, as any
 	// note without a walk's lstat is.
-	optimistic := seen != (Stamp{}) && !hotStamp(seen)
+	optimistic := seen != (Stamp{}) && !r.hotStamp(seen)
 	var (
 		v    Stamp
 		size int64
@@ -144,7 +144,7 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 	// A note written while it is read is read again (see readChecked): st
 	// is then the fstat taken before the read that is returned.
 	wait := func(v Stamp) {
-		if hotStamp(v) {
+		if r.hotStamp(v) {
 			// ext4 and Btrfs take the inode's lock, which a write holds
 			// from before it sets the times until its data is copied in,
 			// to find data: this returns once a write in progress has
@@ -162,19 +162,13 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 	return data, err
 }
 
-// hotWindow is how recently a note must have been changed for a read of
-// it to wait first for a write in progress (see readChecked): a write sets
-// the times when it begins, so a note being written has times this recent
-// unless its write has taken longer than this to copy its data.
-const hotWindow = 2 * time.Second
-
 // seekData is lseek's SEEK_DATA.
 const seekData = 3
 
-// hotStamp reports whether a note of version v was changed within
-// hotWindow, or has times in the future.
-func hotStamp(v Stamp) bool {
-	limit := time.Now().Add(-hotWindow).UnixNano()
+// hotStamp reports whether a note of version v was changed within the
+// Root's hot window (hotWindow), or has times in the future.
+func (r *Root) hotStamp(v Stamp) bool {
+	limit := time.Now().Add(-r.hot).UnixNano()
 	return v.mtime > limit || v.ctime > limit
 }
 
