@@ -199,6 +199,12 @@ func testFindMatchesReference(t *testing.T) {
 		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
 			t.Fatalf("findPassages(%q, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
 		}
+		if utf8.ValidString(text) {
+			got, gotMore := findTextPassages([]byte(text), q, max)
+			if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
+				t.Fatalf("findTextPassages(%q, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
+			}
+		}
 	}
 }
 
@@ -216,6 +222,12 @@ func FuzzFindMatchesReference(f *testing.F) {
 		got, gotMore := findPassages([]byte(text), q, MaxMatches)
 		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
 			t.Fatalf("findPassages(%q, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
+		}
+		if utf8.ValidString(text) {
+			got, gotMore := findTextPassages([]byte(text), q, MaxMatches)
+			if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
+				t.Fatalf("findTextPassages(%q, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
+			}
 		}
 	})
 }
