@@ -48,7 +48,7 @@ func BenchmarkFind(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				findTextPassages(text, q, MaxMatches)
+				findPassages(text, true, q, MaxMatches)
 			}
 		})
 	}
@@ -187,7 +187,7 @@ func BenchmarkFindWorstCase(b *testing.B) {
 		b.Run(wc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				findTextPassages(text, q, MaxMatches)
+				findPassages(text, true, q, MaxMatches)
 			}
 		})
 	}

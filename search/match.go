@@ -43,23 +43,13 @@ type passage struct {
 // by the query's rune rarest in it when that is much rarer than the
 // anchor, or else in time linear in the text (findLinear), so no query
 // costs more than a few passes over a note (BenchmarkFindWorstCase).
+// valid says text is known to be valid UTF-8, as every note a read returns
+// is (boundary checks it), which spares checking it again there.
 //
 // A UTF-8 byte-order mark at the start of text is not text: the note is
 // searched from the byte after it, so a heading or front matter right after
 // it is one, and the offsets returned still index text itself.
-func findPassages(text []byte, q *Query, max int) (passages []passage, more bool) {
-	return findIn(text, false, q, max)
-}
-
-// findTextPassages is findPassages for text known to be valid UTF-8, as
-// every note a read returns is (boundary checks it), which spares checking
-// it again where candidates are met nearly everywhere (see findFrom).
-func findTextPassages(text []byte, q *Query, max int) (passages []passage, more bool) {
-	return findIn(text, true, q, max)
-}
-
-// findIn is findPassages; valid says text is known to be valid UTF-8.
-func findIn(text []byte, valid bool, q *Query, max int) (passages []passage, more bool) {
+func findPassages(text []byte, valid bool, q *Query, max int) (passages []passage, more bool) {
 	if !bytes.HasPrefix(text, bom) {
 		return find(text, valid, q, max)
 	}

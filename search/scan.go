@@ -152,7 +152,7 @@ func searchText(q *Query, f *fileResult, text []byte, err error) {
 		}
 		return
 	}
-	passages, more := findTextPassages(text, q, MaxMatches)
+	passages, more := findPassages(text, true, q, MaxMatches)
 	f.more = more
 	if len(passages) > 0 {
 		f.matches = make([]Match, len(passages))
