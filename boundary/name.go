@@ -36,7 +36,7 @@ func checkName(name string) error {
 		return refuse(name, errInvalidName, nil)
 	}
 	long := len(name) > maxNameBytes
-	for _, elem := range strings.Split(name, "/") {
+	for elem := range strings.SplitSeq(name, "/") {
 		if elem == "" || elem == "." || elem == ".." {
 			return refuse(name, errInvalidName, nil)
 		}

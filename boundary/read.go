@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+	"time"
 
 	"practice-notes/boundary/seam"
 )
@@ -58,6 +59,13 @@ func notInTime(name string, aerr error) error {
 	}
 	return aerr
 }
+
+// hotWindow is how recently a note must have been changed for a read of
+// it to wait first for a write in progress, and to check it before the
+// read rather than after (see readChecked and readNote): a write sets
+// the times when it begins, so a note being written has times this recent
+// unless its write has taken longer than this to copy its data.
+const hotWindow = 2 * time.Second
 
 // maxRereads is how many more times a note found changed after a read is
 // read again before it is refused with errChanging.

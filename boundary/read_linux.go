@@ -20,9 +20,10 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 	syscall.O_NOCTTY | syscall.O_CLOEXEC
 
 // readNote reads the note called name, a checked name, with four system
-// calls (openat2, fstat, read, close) when it is the very file seen
-// describes, and otherwise with a second lookup of its name: one more call
-// for a note in the root, three more per directory on the way.
+// calls (openat2, read, fstat, close) when it is the very file seen
+// describes, unchanged, and otherwise with a second lookup of its name and
+// a fstat before the read: two more calls for a note in the root, four
+// more per directory on the way.
 //
 // Where the kernel has openat2 (Linux 5.6 and later), name is opened in one
 // call relative to the root's own handle, which os.Root opened, with
@@ -50,7 +51,14 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 //     time, it is that file, listed inside the root, and nothing has
 //     linked, unlinked, renamed or written it since: each of those sets
 //     the change time anew. A hard link made from outside after the walk
-//     is such a change, and so is one removed right after the open.
+//     is such a change, and so is one removed right after the open. When
+//     seen is older than hotWindow, the note is read before this check,
+//     by the fstat that follows the read: what was read is used only once
+//     the check has passed, and is otherwise read again after the steps
+//     below, or refused. (So a file swapped in for the note between the
+//     walk and the open may be read into the buffer, never returned: a
+//     FIFO opened without blocking gives nothing, and making a device
+//     node takes privileges.)
 //   - Otherwise the name is looked up again (lstat through os.Root) and
 //     must still name this very file, with one link.
 //
@@ -85,14 +93,42 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 		}
 		return statStamp(&st), st.Size, nil
 	}
-	v, size, err := fstatChecked()
-	if err != nil {
-		return nil, err
-	}
-	if seen == (Stamp{}) || v != seen {
-		if err := r.sameAsName(name, &st); err != nil {
+	// The walk's lstat, seen, can stand for the version before the first
+	// read: when the fstat after it gives the very same version, the file
+	// read is the one the walk listed, with nothing linked, renamed or
+	// written since (each sets the change time), and the read holds one
+	// version of it. A note changed too recently for that (a write may
+	// still be copying its data) is checked before it is read, as any
+	// note without a walk's lstat is.
+	optimistic := seen != (Stamp{}) && !r.hotStamp(seen)
+	var (
+		v    Stamp
+		size int64
+	)
+	if optimistic {
+		v, size = seen, seen.size
+	} else {
+		if v, size, err = fstatChecked(); err != nil {
 			return nil, err
 		}
+		if seen == (Stamp{}) || v != seen {
+			if err := r.sameAsName(name, &st); err != nil {
+				return nil, err
+			}
+		}
+	}
+	// version is fstatChecked, which, after a read made on the walk's
+	// lstat alone that finds the file different, first makes the lookup
+	// of its name that any other version of it needs.
+	version := func() (Stamp, int64, error) {
+		after, size, err := fstatChecked()
+		if err == nil && optimistic && after != seen {
+			optimistic = false
+			if err := r.sameAsName(name, &st); err != nil {
+				return Stamp{}, 0, err
+			}
+		}
+		return after, size, err
 	}
 	read := func(p []byte) (n int, err error) {
 		err = ignoringEINTR(func() error {
@@ -108,7 +144,7 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 	// A note written while it is read is read again (see readChecked): st
 	// is then the fstat taken before the read that is returned.
 	wait := func(v Stamp) {
-		if hotStamp(v) {
+		if r.hotStamp(v) {
 			// ext4 and Btrfs take the inode's lock, which a write holds
 			// from before it sets the times until its data is copied in,
 			// to find data: this returns once a write in progress has
@@ -119,26 +155,20 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 			})
 		}
 	}
-	data, _, err := readChecked(name, read, rewind, fstatChecked, v, size, buf, wait)
+	data, _, err := readChecked(name, read, rewind, version, v, size, buf, wait)
 	if err == nil && stamp != nil {
 		*stamp = r.stamp(&st, time.Now())
 	}
 	return data, err
 }
 
-// hotWindow is how recently a note must have been changed for a read of
-// it to wait first for a write in progress (see readChecked): a write sets
-// the times when it begins, so a note being written has times this recent
-// unless its write has taken longer than this to copy its data.
-const hotWindow = 2 * time.Second
-
 // seekData is lseek's SEEK_DATA.
 const seekData = 3
 
-// hotStamp reports whether a note of version v was changed within
-// hotWindow, or has times in the future.
-func hotStamp(v Stamp) bool {
-	limit := time.Now().Add(-hotWindow).UnixNano()
+// hotStamp reports whether a note of version v was changed within the
+// Root's hot window (hotWindow), or has times in the future.
+func (r *Root) hotStamp(v Stamp) bool {
+	limit := time.Now().Add(-r.hot).UnixNano()
 	return v.mtime > limit || v.ctime > limit
 }
 

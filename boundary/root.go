@@ -92,7 +92,9 @@ type Root struct {
 	// maxEntries is how many entries one walk examines: MaxEntries, or
 	// less in tests.
 	maxEntries int
-	large      largeDirs // see cut
+	// hot is how recently a note must have been changed for a read to
+	// check it before reading it: hotWindow, or shorter in tests.
+	hot time.Duration
 	// abandoned counts operations still running whose caller gave up at
 	// its deadline (see await).
 	abandoned atomic.Int64
@@ -142,7 +144,7 @@ func Open(dir string, test ...seam.Options) (*Root, error) {
 		r.Close()
 		return nil, fmt.Errorf("%s cannot be opened: %w", abs, bare(err))
 	}
-	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults, maxEntries: MaxEntries}
+	root := &Root{dir: abs, root: r, dot: dot, dotConn: conn, faults: opts.Faults, maxEntries: MaxEntries, hot: hotWindow}
 	if err := root.initMount(); err != nil {
 		root.Close()
 		return nil, fmt.Errorf("%s cannot be read: %w", abs, bare(err))
@@ -152,6 +154,9 @@ func Open(dir string, test ...seam.Options) (*Root, error) {
 	}
 	if opts.MaxEntries > 0 {
 		root.maxEntries = opts.MaxEntries
+	}
+	if opts.Hot > 0 {
+		root.hot = opts.Hot
 	}
 	return root, nil
 }

@@ -89,7 +89,7 @@ lead: // DX is the byte at CX, which is not plain
 	CMPL    R8, $0x40
 	JAE     done
 	MOVQ    AX, CX
-	JMP     loop64
+	JMP     next
 
 three:
 	CMPL DX, $0xf0
@@ -121,6 +121,16 @@ notED:
 	CMPL    R8, $0x40
 	JAE     done
 	MOVQ    AX, CX
+
+next: // after a sequence: text written in a script other than Latin, or in
+	// combining marks, is sequence after sequence, each checked here without
+	// going back to a vector load that would find it at once
+	CMPQ    CX, BX
+	JGE     done
+	MOVBLZX (SI)(CX*1), DX
+	LEAL    -1(DX), AX       // NUL wraps to 0xffffffff
+	CMPL    AX, $0x7f
+	JAE     lead
 	JMP     loop64
 
 done:

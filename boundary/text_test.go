@@ -2,6 +2,7 @@ package boundary
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -68,6 +69,18 @@ func TestIsTextAtEveryOffset(t *testing.T) {
 		{"runes back to back", "é—\U0001F600ü", true},
 		{"rune then NUL", "—\x00", false},
 		{"rune then lone continuation byte", "é\x80", false},
+		// Runs of sequences, checked one after another without a vector
+		// load between them, then each kind of refusal.
+		{"run of marks", strings.Repeat("\u0301", 70), true},
+		{"run of 3-byte runes", strings.Repeat("漢", 50), true},
+		{"run of marks, a 4-byte rune, marks", strings.Repeat("\u0301", 40) + "\U0001F600" + strings.Repeat("\u0301", 40), true},
+		{"run of marks then NUL", strings.Repeat("\u0301", 40) + "\x00", false},
+		{"run of marks then lone continuation byte", strings.Repeat("\u0301", 40) + "\x80", false},
+		{"run of 3-byte runes then surrogate", strings.Repeat("漢", 30) + "\xed\xa0\x80", false},
+		{"run of 3-byte runes then overlong", strings.Repeat("漢", 30) + "\xe0\x80\xaf", false},
+		{"run of marks then overlong 2-byte", strings.Repeat("\u0301", 40) + "\xc0\xaf", false},
+		{"run of marks then truncated 3-byte", strings.Repeat("\u0301", 40) + "\xe2\x80", false},
+		{"run of marks then above U+10FFFF", strings.Repeat("\u0301", 40) + "\xf4\x90\x80\x80", false},
 	}
 	for _, path := range textPaths(t) {
 		for _, tt := range tests {

@@ -7,13 +7,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -151,10 +149,6 @@ type dirList struct {
 	seen       int       // entries examined
 	incomplete bool      // the budget ran out, or a directory is too deep to enter
 	cut        bool      // the budget ran out
-	// names and skippedBase are what cut needs while the directory is
-	// listed: the name of every entry examined, and of every one skipped.
-	names       []string
-	skippedBase []string
 }
 
 func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingList) error {
@@ -218,11 +212,16 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 	return nil
 }
 
-// list lists dir, examining at most budget entries. Each entry is examined
-// as it is listed, and what it leads to is kept (a note to hand on, a
-// directory to enter) under the key of the names it leads to: its own
-// name, with a "/" after a directory's, since a directory's names all
-// start so. list changes nothing in w, so it may run on any goroutine.
+// list lists dir, examining at most budget entries: those whose names come
+// first in byte order, whatever order the file system lists them in, so
+// the cut of a directory larger than budget is the same on every system
+// and every walk. It reads the names first (getdents alone, which costs a
+// fraction of examining an entry), then examines those it keeps, with an
+// lstat each, several at once where the system allows. What each entry
+// leads to is kept (a note to hand on, a directory to enter) under the key
+// of the names it leads to: its own name, with a "/" after a directory's,
+// since a directory's names all start so. list changes nothing in w, so it
+// may run on any goroutine.
 func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirList, error) {
 	var l dirList
 	unreadable := func() (dirList, error) {
@@ -243,152 +242,62 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 		return unreadable()
 	}
 	defer f.Close()
-	if budget > 0 && w.root.large.has(dir) {
-		// Larger than the budget last time: its names first.
-		first, total, err := firstNames(f, budget)
+	if budget <= 0 {
+		l.incomplete, l.cut = true, true
+		return l, nil
+	}
+	d, err := newDirReader(w.root, dir, f)
+	if err != nil {
+		return unreadable()
+	}
+	defer d.close()
+	names, total, err := firstNames(d, budget)
+	if err != nil {
+		return unreadable()
+	}
+	l.seen = len(names)
+	if total > budget {
+		l.incomplete, l.cut = true, true
+	}
+	for chunk := range slices.Chunk(names, examineBatch) {
+		if ctx.Err() != nil {
+			return unreadable()
+		}
+		entries, err := d.stat(chunk)
 		if err != nil {
 			return unreadable()
 		}
-		if total > budget {
-			l.items = make([]item, 0, len(first))
-			if err := w.examine(ctx, &l, dir, depth, first, nil); err != nil {
-				return unreadable()
-			}
-			l.seen = budget
-			l.incomplete, l.cut = true, true
-			sortItems(l.items, dir)
-			return l, nil
-		}
-		w.root.large.note(dir, false)
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return unreadable()
-		}
-	}
-	var names []string // every entry's name, once the budget is reached
-	for {
-		if budget-l.seen <= 0 {
-			if budget <= 0 {
-				l.incomplete, l.cut = true, true
-				break
-			}
-			// More entries may follow: the cut is made in byte order of
-			// names (see cut), unless the directory ends here.
-			rest, err := f.Readdirnames(1)
-			if errors.Is(err, io.EOF) || (err == nil && len(rest) == 0) {
-				break
-			}
-			if err != nil {
-				return unreadable()
-			}
-			names = append(names, rest...)
-			if err := w.cut(ctx, f, &l, dir, depth, budget, names); err != nil {
-				return unreadable()
-			}
-			break
-		}
-		entries, err := f.ReadDir(min(budget-l.seen, 1000))
-		l.seen += len(entries)
 		for _, e := range entries {
-			l.names = append(l.names, e.Name())
 			if it, ok := w.entry(&l, dir, e, depth); ok {
 				l.items = append(l.items, it)
 			}
 		}
-		if errors.Is(err, io.EOF) || (err == nil && len(entries) == 0) {
-			break
-		}
-		if err != nil {
-			return unreadable()
-		}
 	}
-	l.names = nil
 	sortItems(l.items, dir)
 	return l, nil
 }
 
+// examineBatch is how many entries are examined at once.
+const examineBatch = 1000
+
 // maxNames is how many names of one directory a walk reads, at most, to
-// make its cut in byte order (see cut).
+// make its cut in byte order (see list).
 const maxNames = 4 * MaxEntries
 
-// cut makes the listing l of dir, which has examined budget entries in the
-// order the file system gave them and found that more follow (extra, the
-// names read past the budget so far), the listing of the budget entries
-// whose names come first in byte order: it reads the rest of the names (up
-// to maxNames in all), keeps what l found for the entries among the first
-// budget names, and examines the others of them, with an lstat each.
-func (w *walker) cut(ctx context.Context, f *os.File, l *dirList, dir string, depth, budget int, extra []string) error {
-	first, _, err := firstNames(f, budget, l.names, extra)
-	if err != nil {
-		return err
-	}
-	last := first[len(first)-1] // the last name kept
-	examined := l.names
-	slices.Sort(examined)
-	base := func(rel string) string { return rel[strings.LastIndexByte(rel, '/')+1:] }
-	l.items = slices.DeleteFunc(l.items, func(it item) bool { return base(it.note.Name) > last })
-	kept := l.skipped[:0]
-	for i, sk := range l.skipped {
-		if l.skippedBase[i] <= last {
-			kept = append(kept, sk)
-		}
-	}
-	l.skipped = kept
-	if err := w.examine(ctx, l, dir, depth, first, examined); err != nil {
-		return err
-	}
-	l.seen = budget
-	l.incomplete, l.cut = true, true
-	w.root.large.note(dir, true)
-	return nil
-}
-
-// examine examines the entries of dir called names, but for those in
-// done (sorted), with an lstat each, as list does.
-func (w *walker) examine(ctx context.Context, l *dirList, dir string, depth int, names, done []string) error {
-	for _, name := range names {
-		if _, ok := slices.BinarySearch(done, name); ok {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		rel := name
-		if dir != "." {
-			rel = dir + "/" + name
-		}
-		info, err := w.root.root.Lstat(filepath.FromSlash(rel))
-		if errors.Is(err, fs.ErrNotExist) {
-			continue // removed since it was listed, as ReadDir leaves it out
-		}
-		if err != nil {
-			l.skip(rel, classify(err))
-			continue
-		}
-		if it, ok := w.entry(l, dir, fs.FileInfoToDirEntry(info), depth); ok {
-			l.items = append(l.items, it)
-		}
-	}
-	return nil
-}
-
-// firstNames returns the first k in byte order, sorted, of the names in
-// seeds and those of the entries f lists, reading up to maxNames names in
-// all, and how many it read (seeds' included). However large the
-// directory, it holds at most k names and one batch it reads: a max-heap
-// of the least names so far, whose greatest is replaced by each smaller
-// name read, so a cut of a directory of 100,000 entries at 50,000 never
-// holds all 100,000 names.
-func firstNames(f *os.File, k int, seeds ...[]string) ([]string, int, error) {
-	h := nameHeap(make([]string, 0, k))
+// firstNames returns the first k in byte order, sorted, of the names of
+// the entries d lists, reading up to maxNames names in all, and how many it
+// read. However large the directory, it holds at most k names and one
+// batch it reads: a max-heap of the least names so far, whose greatest is
+// replaced by each smaller name read, so a cut of a directory of 100,000
+// entries at 50,000 never holds all 100,000 names; and the heap's storage
+// grows with the names it holds, never past k.
+func firstNames(d *dirReader, k int) ([]string, int, error) {
+	h := nameHeap{k: k}
 	total := 0
-	for _, seed := range seeds {
-		for _, name := range seed {
-			h.offer(name)
-		}
-		total += len(seed)
-	}
+	var more []string
 	for total < maxNames {
-		more, err := f.Readdirnames(min(1000, maxNames-total))
+		var err error
+		more, err = d.names(min(examineBatch, maxNames-total), more)
 		total += len(more)
 		for _, name := range more {
 			h.offer(name)
@@ -400,18 +309,25 @@ func firstNames(f *os.File, k int, seeds ...[]string) ([]string, int, error) {
 			return nil, 0, err
 		}
 	}
-	slices.Sort(h)
-	return h, total, nil
+	slices.Sort(h.s)
+	return h.s, total, nil
 }
 
-// A nameHeap is a max-heap of at most cap(h) names (at least one).
-type nameHeap []string
+// A nameHeap is a max-heap of at most k names (k at least one).
+type nameHeap struct {
+	s []string
+	k int
+}
 
 // offer adds name while there is room, or else puts it in place of the
 // greatest name when it is less.
 func (h *nameHeap) offer(name string) {
-	s := *h
-	if len(s) < cap(s) {
+	s := h.s
+	if len(s) < h.k {
+		if len(s) == cap(s) {
+			// Grown by hand: append could make room for more than k.
+			s = append(make([]string, 0, min(max(2*cap(s), 64), h.k)), s...)
+		}
 		s = append(s, name)
 		for i := len(s) - 1; i > 0; {
 			p := (i - 1) / 2
@@ -421,7 +337,7 @@ func (h *nameHeap) offer(name string) {
 			s[p], s[i] = s[i], s[p]
 			i = p
 		}
-		*h = s
+		h.s = s
 		return
 	}
 	if name >= s[0] {
@@ -442,38 +358,6 @@ func (h *nameHeap) offer(name string) {
 		s[i], s[c] = s[c], s[i]
 		i = c
 	}
-}
-
-// largeDirs remembers, for one Root, the directories a walk last found
-// larger than the entries it had left to examine, so that the next walk
-// reads their names first and examines only those it keeps, rather than
-// examining entries in the file system's order and then leaving out half
-// of them (see cut). It holds at most maxLargeDirs. Its zero value is
-// ready to use.
-type largeDirs struct {
-	mu   sync.Mutex
-	dirs map[string]bool
-}
-
-const maxLargeDirs = 64
-
-func (ld *largeDirs) note(dir string, large bool) {
-	ld.mu.Lock()
-	defer ld.mu.Unlock()
-	switch {
-	case !large:
-		delete(ld.dirs, dir)
-	case ld.dirs == nil:
-		ld.dirs = map[string]bool{dir: true}
-	case len(ld.dirs) < maxLargeDirs:
-		ld.dirs[dir] = true
-	}
-}
-
-func (ld *largeDirs) has(dir string) bool {
-	ld.mu.Lock()
-	defer ld.mu.Unlock()
-	return ld.dirs[dir]
 }
 
 // A pendingList is a directory being listed ahead of the walk, as a call.
@@ -575,8 +459,8 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 		l.skip(rel, reason)
 		return item{}, false
 	}
-	// A directory opened through os.Root is listed with an lstat of every
-	// entry (on unix, Go 1.26), so Info costs no system call here.
+	// Every entry was examined with an lstat as it was listed (see
+	// dirReader), so Info costs no system call here.
 	info, err := e.Info()
 	if err != nil {
 		l.skip(rel, classify(err))
@@ -623,5 +507,4 @@ func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, 
 
 func (l *dirList) skip(name string, reason error) {
 	l.skipped = append(l.skipped, Skipped{Name: shownName(name), Reason: reason})
-	l.skippedBase = append(l.skippedBase, name[strings.LastIndexByte(name, '/')+1:])
 }

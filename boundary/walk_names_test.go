@@ -35,27 +35,31 @@ func TestFirstNamesHoldsAtMostK(t *testing.T) {
 		f.Close()
 	}
 	slices.Sort(all)
-	seed := []string{"a-seed.md", "zz-seed.md"} // names read before
 	tests := []struct {
 		k     int
-		seeds [][]string
 		want  []string
 		total int
 	}{
 		{k: 1, want: all[:1], total: n},
 		{k: 100, want: all[:100], total: n},
 		{k: 1000, want: all[:1000], total: n},
-		{k: 100, seeds: [][]string{seed}, want: append([]string{"a-seed.md"}, all[:99]...), total: n + 2},
-		{k: n + 5, seeds: [][]string{seed}, want: slices.Concat([]string{"a-seed.md"}, all, []string{"zz-seed.md"}), total: n + 2},
+		{k: n - 1, want: all[:n-1], total: n},
+		{k: n, want: all, total: n},
+		{k: 10 * n, want: all, total: n},
 	}
 	for _, tc := range tests {
-		t.Run(fmt.Sprintf("k=%d seeds=%d", tc.k, len(tc.seeds)), func(t *testing.T) {
+		t.Run(fmt.Sprintf("k=%d", tc.k), func(t *testing.T) {
 			f, err := os.Open(dir)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer f.Close()
-			got, total, err := firstNames(f, tc.k, tc.seeds...)
+			d, err := newDirReader(nil, ".", f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.close()
+			got, total, err := firstNames(d, tc.k)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"practice-notes/boundary"
 	"practice-notes/tests/corpus"
@@ -47,7 +48,7 @@ func BenchmarkFind(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			b.ReportAllocs()
 			for b.Loop() {
-				findPassages(text, q, MaxMatches)
+				findPassages(text, true, q, MaxMatches)
 			}
 		})
 	}
@@ -170,11 +171,15 @@ var worstCases = []struct {
 	}},
 }
 
-// BenchmarkFindWorstCase measures matching on the worst cases, to compare
-// with the ordinary one per byte.
+// BenchmarkFindWorstCase measures matching on the worst cases, valid
+// UTF-8 as every note a read returns, to compare with the ordinary one per
+// byte.
 func BenchmarkFindWorstCase(b *testing.B) {
 	for _, wc := range worstCases {
 		text := wc.text()
+		if !utf8.Valid(text) {
+			b.Fatalf("%s: not valid UTF-8", wc.name)
+		}
 		q, err := ParseQuery(wc.query)
 		if err != nil {
 			b.Fatal(err)
@@ -182,7 +187,7 @@ func BenchmarkFindWorstCase(b *testing.B) {
 		b.Run(wc.name, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				findPassages(text, q, MaxMatches)
+				findPassages(text, true, q, MaxMatches)
 			}
 		})
 	}

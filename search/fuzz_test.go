@@ -184,7 +184,7 @@ func FuzzFindOracle(f *testing.F) {
 		if err != nil {
 			return
 		}
-		all, more := findPassages(text, q, 1<<30)
+		all, more := findPassages(text, false, q, 1<<30)
 		if more {
 			t.Fatalf("findPassages with no limit reported more")
 		}
@@ -255,7 +255,7 @@ func FuzzFindOracle(f *testing.F) {
 			}
 		}
 		// The limit: the first MaxMatches, and more when there are others.
-		some, more := findPassages(text, q, MaxMatches)
+		some, more := findPassages(text, false, q, MaxMatches)
 		if n := min(len(all), MaxMatches); len(some) != n || more != (len(all) > MaxMatches) {
 			t.Fatalf("with max %d: %d passages, more %v; want %d, %v", MaxMatches, len(some), more, n, len(all) > MaxMatches)
 		}

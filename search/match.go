@@ -43,15 +43,17 @@ type passage struct {
 // by the query's rune rarest in it when that is much rarer than the
 // anchor, or else in time linear in the text (findLinear), so no query
 // costs more than a few passes over a note (BenchmarkFindWorstCase).
+// valid says text is known to be valid UTF-8, as every note a read returns
+// is (boundary checks it), which spares checking it again there.
 //
 // A UTF-8 byte-order mark at the start of text is not text: the note is
 // searched from the byte after it, so a heading or front matter right after
 // it is one, and the offsets returned still index text itself.
-func findPassages(text []byte, q *Query, max int) (passages []passage, more bool) {
+func findPassages(text []byte, valid bool, q *Query, max int) (passages []passage, more bool) {
 	if !bytes.HasPrefix(text, bom) {
-		return find(text, q, max)
+		return find(text, valid, q, max)
 	}
-	passages, more = find(text[len(bom):], q, max)
+	passages, more = find(text[len(bom):], valid, q, max)
 	for i := range passages {
 		passages[i].Start += len(bom)
 		passages[i].End += len(bom)
@@ -68,21 +70,21 @@ var bom = []byte("\uFEFF")
 // everywhere.
 var verifyBase = 1024
 
-func find(text []byte, q *Query, max int) (passages []passage, more bool) {
+func find(text []byte, valid bool, q *Query, max int) (passages []passage, more bool) {
 	var (
 		lines lineCounter
 		ids   idScanner
 	)
-	return q.findFrom(text, 0, nil, max, &lines, &ids, false)
+	return q.findFrom(text, valid, 0, nil, max, &lines, &ids, false)
 }
 
 // findFrom is find for the matches starting at or after from, which
-// passages does not hold yet. When checking candidates costs more than a
+// passages does not hold yet; valid says text is known to be valid UTF-8. When checking candidates costs more than a
 // 32nd of the text (see work), the rest of the text is searched by the
 // query's rune that is rarest in it, when that is much rarer than the
 // anchor (unless adapted says this is that search), or else by
 // findLinear.
-func (q *Query) findFrom(text []byte, from int, passages []passage, max int, lines *lineCounter, ids *idScanner, adapted bool) ([]passage, bool) {
+func (q *Query) findFrom(text []byte, valid bool, from int, passages []passage, max int, lines *lineCounter, ids *idScanner, adapted bool) ([]passage, bool) {
 	c := newCursor(q.lead)
 	// work bounds the bytes candidates are checked over: on a text where
 	// nearly every position is a candidate that matches most of the query
@@ -93,12 +95,12 @@ func (q *Query) findFrom(text []byte, from int, passages []passage, max int, lin
 		if !q.plausible(text, a) {
 			continue
 		}
-		if work < 0 && utf8.Valid(text) {
+		if work < 0 && (valid || utf8.Valid(text)) {
 			// Every match starting at or after from is yet to be met, in
 			// order, whatever its anchor.
 			if !adapted {
 				if r := q.rarerAnchor(text[from:]); r != nil {
-					return r.findFrom(text, from, passages, max, lines, ids, true)
+					return r.findFrom(text, true, from, passages, max, lines, ids, true)
 				}
 			}
 			return q.findLinear(text, from, passages, max, lines, ids)
@@ -138,22 +140,47 @@ func (q *Query) findFrom(text []byte, from int, passages []passage, max int, lin
 // bytes are rarest in text, when they are at most an eighth as frequent
 // there as the anchor's, or nil. The pair scan is not used by the copy.
 func (q *Query) rarerAnchor(text []byte) *Query {
-	// Four counts per byte value, so that runs of one byte do not wait on
-	// one counter.
-	var counts [4][256]int32
-	i := 0
-	for ; i+4 <= len(text); i += 4 {
-		counts[0][text[i]]++
-		counts[1][text[i+1]]++
-		counts[2][text[i+2]]++
-		counts[3][text[i+3]]++
-	}
-	for ; i < len(text); i++ {
-		counts[0][text[i]]++
+	var (
+		leads    [256]bool
+		distinct []byte // the lead bytes of q's runes
+	)
+	for _, w := range q.words {
+		for _, r := range w {
+			if r == utf8.RuneError {
+				return nil // anchored on its first rune (see chooseAnchor)
+			}
+			lead, n := leadSet(r)
+			for _, b := range lead[:n] {
+				if !leads[b] {
+					leads[b] = true
+					distinct = append(distinct, b)
+				}
+			}
+		}
 	}
 	var freq [256]int
-	for b := range freq {
-		freq[b] = int(counts[0][b]) + int(counts[1][b]) + int(counts[2][b]) + int(counts[3][b])
+	if len(distinct) <= countApart {
+		// A vector count of each is a fraction of one pass of the table.
+		for _, b := range distinct {
+			freq[b] = bytes.Count(text, []byte{b})
+		}
+	} else {
+		// Four counts per byte value, so that runs of one byte do not
+		// wait on one counter.
+		var counts [4][256]int32
+		i := 0
+		for ; i+4 <= len(text); i += 4 {
+			counts[0][text[i]]++
+			counts[1][text[i+1]]++
+			counts[2][text[i+2]]++
+			counts[3][text[i+3]]++
+		}
+		for ; i < len(text); i++ {
+			counts[0][text[i]]++
+		}
+		for b := range freq {
+			freq[b] = int(counts[0][b]) + int(counts[1][b]) + int(counts[2][b]) + int(counts[3][b])
+		}
 	}
 	count := func(r rune) int {
 		lead, n := leadSet(r)
@@ -167,9 +194,6 @@ func (q *Query) rarerAnchor(text []byte) *Query {
 	bestW, bestR, best := -1, -1, now
 	for wi, w := range q.words {
 		for ri, r := range w {
-			if r == utf8.RuneError {
-				return nil // anchored on its first rune (see chooseAnchor)
-			}
 			if n := count(r); n < best {
 				bestW, bestR, best = wi, ri, n
 			}
@@ -190,6 +214,9 @@ func (q *Query) rarerAnchor(text []byte) *Query {
 	}
 	return &r
 }
+
+// countApart is the most lead bytes rarerAnchor counts one at a time.
+const countApart = 6
 
 // takeMatch adds the passage of the match [i, end) to passages, unless the
 // match runs into the next paragraph (ok is then false) or passages

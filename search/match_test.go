@@ -23,7 +23,7 @@ func findText(t *testing.T, text, query string, max int) ([]found, bool) {
 	if err != nil {
 		t.Fatalf("ParseQuery(%q): %v", query, err)
 	}
-	ps, more := findPassages([]byte(text), q, max)
+	ps, more := findPassages([]byte(text), false, q, max)
 	out := []found{}
 	for _, p := range ps {
 		out = append(out, found{p.Line, p.NoteID, text[p.Start:p.End], p.Clipped})

@@ -23,7 +23,7 @@ func TestNoteIDRuleInDocs(t *testing.T) {
 	}
 	for _, row := range rows {
 		text := row.text + "\n\nzqx probe\n"
-		ps, _ := findPassages([]byte(text), q, MaxMatches)
+		ps, _ := findPassages([]byte(text), false, q, MaxMatches)
 		if len(ps) != 1 {
 			t.Errorf("%q: %d passages; want the probe paragraph", row.text, len(ps))
 			continue

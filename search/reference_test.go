@@ -170,7 +170,7 @@ func TestFindLinearMatchesReference(t *testing.T) {
 			t.Fatal(err)
 		}
 		want, _ := referenceFind([]byte(c.text), q, MaxMatches)
-		got, _ := findPassages([]byte(c.text), q, MaxMatches)
+		got, _ := findPassages([]byte(c.text), false, q, MaxMatches)
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("findPassages(%q, %q) (-want +got):\n%s", c.text, c.query, diff)
 		}
@@ -195,9 +195,15 @@ func testFindMatchesReference(t *testing.T) {
 		}
 		max := 1 + rng.IntN(MaxMatches)
 		want, wantMore := referenceFind([]byte(text), q, max)
-		got, gotMore := findPassages([]byte(text), q, max)
+		got, gotMore := findPassages([]byte(text), false, q, max)
 		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
 			t.Fatalf("findPassages(%q, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
+		}
+		if utf8.ValidString(text) {
+			got, gotMore := findPassages([]byte(text), true, q, max)
+			if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
+				t.Fatalf("findPassages(%q, true, %q, %d): more=%v want %v; (-want +got):\n%s", text, raw, max, gotMore, wantMore, diff)
+			}
 		}
 	}
 }
@@ -213,9 +219,15 @@ func FuzzFindMatchesReference(f *testing.F) {
 			return
 		}
 		want, wantMore := referenceFind([]byte(text), q, MaxMatches)
-		got, gotMore := findPassages([]byte(text), q, MaxMatches)
+		got, gotMore := findPassages([]byte(text), false, q, MaxMatches)
 		if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
 			t.Fatalf("findPassages(%q, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
+		}
+		if utf8.ValidString(text) {
+			got, gotMore := findPassages([]byte(text), true, q, MaxMatches)
+			if diff := cmp.Diff(want, got); diff != "" || gotMore != wantMore {
+				t.Fatalf("findPassages(%q, true, %q): more=%v want %v; (-want +got):\n%s", text, raw, gotMore, wantMore, diff)
+			}
 		}
 	})
 }

@@ -16,125 +16,97 @@ type fileResult struct {
 	more    bool    // the note holds more than MaxMatches passages
 	reason  error   // why the note was not searched (a boundary reason), or nil
 	err     error   // a failure that ends the call, such as cancellation
-	// panicked is a panic raised while searching the note on a worker
-	// goroutine; scan raises it again on its caller's goroutine.
-	panicked any
-	done     chan struct{}
 }
 
 // bufPool holds read buffers of MaxFileSize+1 bytes, so a call reads every
 // note afresh without allocating for each one. At most one buffer per
-// worker is in use at a time; the pool lets the garbage collector reclaim
+// reader is in use at a time; the pool lets the garbage collector reclaim
 // idle ones.
 var bufPool = sync.Pool{New: func() any {
 	b := make([]byte, 0, boundary.MaxFileSize+1)
 	return &b
 }}
 
-// lookahead is how many notes, per P (GOMAXPROCS), may be searched ahead
-// of the first one whose result has not yet been used. It bounds the
-// results held in memory while keeping every core busy when one note is
-// slow.
-const lookahead = 16
-
-// readersPerP is how many notes are read at once per P. Reading a note is
-// mostly system calls and a hand-over to its Reader's goroutine, during
-// which the goroutine that asked waits: with one reader per P, a P often
-// has nothing else to run, and the runtime parks its thread only to wake
-// it again for the next note. Four per P keep every P supplied: the first
-// call over 5,000 notes is about a fifth faster than with one per P (see
+// readersPerP is how many notes are read at once per P (GOMAXPROCS), each
+// by a [boundary.Reader] on a goroutine of its own, which also searches
+// what it read. Reading a note is mostly system calls: with one reader per
+// P, a P often has nothing else to run while its reader's thread is in the
+// kernel, and the runtime parks the thread only to wake it again for the
+// next note. Eight per P keep every P supplied, and a slow note holds
+// back few others while the next ones in order are read (see
 // docs/bench.md).
-const readersPerP = 4
+const readersPerP = 8
 
 // scan searches the notes notes is fed and hands their results to visit in
 // the feed's order, until visit returns true or every note was visited.
-// Notes are read and searched on readersPerP goroutines per P as soon as
+// Up to readersPerP notes per P, the next ones in the feed's order, are
+// read and searched at once, each on its Reader's goroutine, as soon as
 // the feed has them; the notes after the one where visit stops may have
 // been read, but their results are never used, so the answer is exactly
-// that of searching one note after another. scan returns only once no
-// goroutine it started is still running.
+// that of searching one note after another. scan returns once every read
+// it started is done or, when ctx ends, abandoned (see boundary.Reader).
 func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit func(*fileResult) (stop bool)) error {
-	procs := runtime.GOMAXPROCS(0)
-	workers := readersPerP * procs
-	if procs <= 1 {
-		rd := root.NewReader()
-		defer rd.Close()
-		for i := 0; ; i++ {
-			n, ok, err := notes.at(ctx, i)
+	width := readersPerP * runtime.GOMAXPROCS(0)
+	type reader struct {
+		rd  *boundary.Reader
+		buf readBuf
+		f   *fileResult // of the read started and not yet waited for
+	}
+	readers := make([]reader, width)
+	wait := func(r *reader) *fileResult {
+		f := r.f
+		r.f = nil
+		if err := r.rd.Wait(ctx); err != nil {
+			// Abandoned: its buffer may still be written into, and its
+			// result is this refusal (see boundary.ErrNotInTime).
+			r.buf.abandon()
+			f = &fileResult{note: f.note}
+			var be *boundary.Error
+			if errors.As(err, &be) {
+				f.reason = be.Reason
+			} else {
+				f.err = err
+			}
+		}
+		return f
+	}
+	defer func() {
+		for i := range readers {
+			r := &readers[i]
+			if r.f != nil {
+				wait(r)
+			}
+			if r.rd != nil {
+				r.rd.Close()
+			}
+			r.buf.release()
+		}
+	}()
+	started := 0
+	for next := 0; ; next++ {
+		// Keep width notes in reading, the next ones in order.
+		for ; started < next+width; started++ {
+			n, ok, err := notes.at(ctx, started)
 			if err != nil {
 				return err
 			}
 			if !ok {
-				return nil
+				break
 			}
-			f := fileResult{note: n}
-			searchFile(ctx, rd, q, &f)
-			if f.err != nil {
-				return f.err
+			r := &readers[started%width]
+			if r.rd == nil {
+				r.rd = root.NewReader()
 			}
-			if visit(&f) {
-				return nil
-			}
+			f := &fileResult{note: n}
+			r.f = f
+			r.rd.Start(ctx, n, r.buf.get(), func(text []byte, _ boundary.Stamp, err error) {
+				searchText(q, f, text, err)
+			})
 		}
-	}
-
-	ctx, cancel := context.WithCancel(ctx)
-	var wg sync.WaitGroup
-	defer func() {
-		cancel()
-		wg.Wait()
-	}()
-	order := make(chan *fileResult, procs*lookahead)
-	jobs := make(chan *fileResult, workers)
-	wg.Add(1 + workers)
-	go func() { // dispatch in the feed's order
-		defer wg.Done()
-		defer close(jobs)
-		defer close(order)
-		for i := 0; ; i++ {
-			n, ok, err := notes.at(ctx, i)
-			if err != nil || !ok {
-				return
-			}
-			f := &fileResult{note: n, done: make(chan struct{})}
-			select {
-			case order <- f:
-			case <-ctx.Done():
-				return
-			}
-			select {
-			case jobs <- f:
-			case <-ctx.Done():
-				f.err = ctx.Err()
-				close(f.done)
-				return
-			}
+		if next == started {
+			return nil
 		}
-	}()
-	for range workers {
-		go func() {
-			defer wg.Done()
-			rd := root.NewReader()
-			defer rd.Close()
-			for f := range jobs {
-				if err := ctx.Err(); err != nil {
-					f.err = err
-				} else {
-					searchFileRecover(ctx, rd, q, f)
-				}
-				close(f.done)
-			}
-		}()
-	}
-	for f := range order {
-		// Every note in order is done promptly once ctx ends: a worker
-		// gives it up or the dispatcher does, and a read the file system
-		// does not answer is abandoned (see boundary.ErrNotInTime), so the
-		// note being read when time runs out is reported as such.
-		<-f.done
-		if f.panicked != nil {
-			panic(f.panicked)
-		}
+		f := wait(&readers[next%width])
 		if f.err != nil {
 			return f.err
 		}
@@ -142,33 +114,35 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 			return nil
 		}
 	}
-	return ctx.Err()
 }
 
-// searchFileRecover is searchFile for a worker goroutine. A panic there
-// would end the process, since nothing up the goroutine's stack recovers
-// it; it is kept in f instead, and scan raises it again on the caller's
-// goroutine, where the server's handlers recover from panics.
-func searchFileRecover(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
-	defer func() {
-		if v := recover(); v != nil {
-			f.panicked = v
-		}
-	}()
-	searchFile(ctx, rd, q, f)
-}
+// readBuf is one reader's buffer, taken from bufPool at its first read and
+// kept for the rest of the scan, so a scan takes a buffer per reader, not
+// per note, from the pool.
+type readBuf struct{ b *[]byte }
 
-// searchFile reads one note afresh into a pooled buffer and searches it,
-// copying what it returns out of the buffer.
-func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResult) {
-	bp := bufPool.Get().(*[]byte)
-	text, _, err := rd.Read(ctx, f.note, *bp)
-	if errors.Is(err, boundary.ErrNotInTime) {
-		// An abandoned read may still write into the buffer: it is left
-		// to the garbage collector, never reused.
-	} else {
-		defer bufPool.Put(bp)
+func (rb *readBuf) get() []byte {
+	if rb.b == nil {
+		rb.b = bufPool.Get().(*[]byte)
 	}
+	return *rb.b
+}
+
+// abandon forgets the buffer: an abandoned read may still write into it,
+// so it is left to the garbage collector, never reused.
+func (rb *readBuf) abandon() { rb.b = nil }
+
+// release gives the buffer back to bufPool.
+func (rb *readBuf) release() {
+	if rb.b != nil {
+		bufPool.Put(rb.b)
+		rb.b = nil
+	}
+}
+
+// searchText records in f what reading its note gave, text or the error
+// err, and what searching the text found, copied out of the read buffer.
+func searchText(q *Query, f *fileResult, text []byte, err error) {
 	if err != nil {
 		var be *boundary.Error
 		if errors.As(err, &be) {
@@ -178,7 +152,7 @@ func searchFile(ctx context.Context, rd *boundary.Reader, q *Query, f *fileResul
 		}
 		return
 	}
-	passages, more := findPassages(text, q, MaxMatches)
+	passages, more := findPassages(text, true, q, MaxMatches)
 	f.more = more
 	if len(passages) > 0 {
 		f.matches = make([]Match, len(passages))

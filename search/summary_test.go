@@ -40,7 +40,7 @@ func TestFilterKeepsEveryMatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if p, _ := findPassages([]byte(tt.text), q, 1); len(p) == 0 {
+			if p, _ := findPassages([]byte(tt.text), false, q, 1); len(p) == 0 {
 				t.Fatalf("%q does not match %q: the case is wrong", tt.query, tt.text)
 			}
 			if !filterOf(tt.text).mayHold(q.gramBits()) {
@@ -85,7 +85,7 @@ func FuzzFilterKeepsMatches(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if p, _ := findPassages([]byte(text), q, 1); len(p) == 0 {
+		if p, _ := findPassages([]byte(text), false, q, 1); len(p) == 0 {
 			return
 		}
 		if !filterOf(text).mayHold(q.gramBits()) {

@@ -52,4 +52,9 @@ type Options struct {
 	// in place of boundary.MaxEntries, so that a test can reach the limit
 	// without making 50,000 files.
 	MaxEntries int
+	// Hot, when not zero, is how recently a note must have been changed
+	// for a read to check it before reading it and to wait for a write in
+	// progress, in place of two seconds: a test that writes a note cannot
+	// otherwise read it as a note changed long ago, without waiting.
+	Hot time.Duration
 }
