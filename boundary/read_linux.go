@@ -57,8 +57,8 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 //     the check has passed, and is otherwise read again after the steps
 //     below, or refused. (So a file swapped in for the note between the
 //     walk and the open may be read into the buffer, never returned: a
-//     FIFO opened without blocking gives nothing, and making a device
-//     node takes privileges.)
+//     FIFO's reader never blocks, and making a device node takes
+//     privileges.)
 //   - Otherwise the name is looked up again (lstat through os.Root) and
 //     must still name this very file, with one link.
 //
