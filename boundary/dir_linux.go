@@ -31,9 +31,11 @@ type dirReader struct {
 // dirScratch is the memory a dirReader reuses from one directory to the
 // next.
 type dirScratch struct {
-	buf  []byte
-	ents []statEntry // the last batch stat returned
-	out  []fs.DirEntry
+	buf   []byte
+	ents  []statEntry // the last batch stat returned
+	out   []fs.DirEntry
+	names []string // the storage of the names kept (see firstNames)
+	batch []string // the storage of the names names returns
 }
 
 var dirScratchPool = sync.Pool{New: func() any { return &dirScratch{buf: make([]byte, direntBuf)} }}
@@ -63,9 +65,10 @@ func newDirReader(_ *Root, _ string, f *os.File) (*dirReader, error) {
 
 // names returns the names of up to n more entries, but "." and "..", and
 // io.EOF with none once the directory has no more, as os.File.Readdirnames
-// does.
-func (d *dirReader) names(n int, into []string) ([]string, error) {
-	into = into[:0]
+// does. The slice is valid until the next call; the names stay valid.
+func (d *dirReader) names(n int) ([]string, error) {
+	into := d.batch[:0]
+	defer func() { d.batch = into[:0] }()
 	for len(into) < n {
 		if d.pos >= d.end {
 			if d.eof {
@@ -137,10 +140,26 @@ func (d *dirReader) stat(names []string) ([]fs.DirEntry, error) {
 	return d.out, nil
 }
 
-// close gives back the memory d reuses; what entries returned is then no
-// longer valid. It leaves the directory open.
+// nameStore returns empty storage for at most k names, reused from an
+// earlier directory when it holds no more than k.
+func (d *dirReader) nameStore(k int) []string {
+	if cap(d.dirScratch.names) > k {
+		return nil
+	}
+	return d.dirScratch.names[:0]
+}
+
+// keepNames keeps names' storage to be reused, once d is closed, by the
+// next directory's.
+func (d *dirReader) keepNames(names []string) { d.dirScratch.names = names }
+
+// close gives back the memory d reuses; what stat and names returned is
+// then no longer valid. It leaves the directory open.
 func (d *dirReader) close() {
 	clear(d.ents)
+	clear(d.dirScratch.names)
+	d.dirScratch.names = d.dirScratch.names[:0]
+	clear(d.batch[:cap(d.batch)])
 	d.out = d.out[:0]
 	dirScratchPool.Put(d.dirScratch)
 	d.dirScratch = nil

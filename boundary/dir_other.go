@@ -26,7 +26,7 @@ func newDirReader(root *Root, dir string, f *os.File) (*dirReader, error) {
 
 // names returns the names of up to n more entries, and io.EOF with none at
 // the end.
-func (d *dirReader) names(n int, _ []string) ([]string, error) { return d.f.Readdirnames(n) }
+func (d *dirReader) names(n int) ([]string, error) { return d.f.Readdirnames(n) }
 
 // stat examines the entries called names with an lstat each, and returns
 // them in that order but for those removed since they were listed.
@@ -48,6 +48,12 @@ func (d *dirReader) stat(names []string) ([]fs.DirEntry, error) {
 	}
 	return d.out, nil
 }
+
+// nameStore returns empty storage for the names kept (see firstNames).
+func (d *dirReader) nameStore(int) []string { return nil }
+
+// keepNames keeps names' storage to be reused.
+func (d *dirReader) keepNames([]string) {}
 
 // close gives back the memory d reuses.
 func (d *dirReader) close() {}

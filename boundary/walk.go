@@ -259,6 +259,7 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	if total > budget {
 		l.incomplete, l.cut = true, true
 	}
+	l.items = make([]item, 0, len(names))
 	for chunk := range slices.Chunk(names, examineBatch) {
 		if ctx.Err() != nil {
 			return unreadable()
@@ -267,8 +268,9 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 		if err != nil {
 			return unreadable()
 		}
-		for _, e := range entries {
-			if it, ok := w.entry(&l, dir, e, depth); ok {
+		rels := relNames(dir, entries)
+		for i, e := range entries {
+			if it, ok := w.entry(&l, rels[i], e, depth); ok {
 				l.items = append(l.items, it)
 			}
 		}
@@ -292,12 +294,10 @@ const maxNames = 4 * MaxEntries
 // entries at 50,000 never holds all 100,000 names; and the heap's storage
 // grows with the names it holds, never past k.
 func firstNames(d *dirReader, k int) ([]string, int, error) {
-	h := nameHeap{k: k}
+	h := nameHeap{k: k, s: d.nameStore(k)}
 	total := 0
-	var more []string
 	for total < maxNames {
-		var err error
-		more, err = d.names(min(examineBatch, maxNames-total), more)
+		more, err := d.names(min(examineBatch, maxNames-total))
 		total += len(more)
 		for _, name := range more {
 			h.offer(name)
@@ -310,6 +310,7 @@ func firstNames(d *dirReader, k int) ([]string, int, error) {
 		}
 	}
 	slices.Sort(h.s)
+	d.keepNames(h.s)
 	return h.s, total, nil
 }
 
@@ -444,16 +445,42 @@ func keyByte(name string, i int, dir bool) int {
 	return -1
 }
 
-// entry examines one entry of dir: it records the entry in l's skipped,
+// relNames returns the names, relative to the root, of entries of dir,
+// made in one string for them all: a walk makes one for every entry.
+func relNames(dir string, entries []fs.DirEntry) []string {
+	rels := make([]string, len(entries))
+	if dir == "." {
+		for i, e := range entries {
+			rels[i] = e.Name()
+		}
+		return rels
+	}
+	size := 0
+	for _, e := range entries {
+		size += len(dir) + 1 + len(e.Name())
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, e := range entries {
+		b.WriteString(dir)
+		b.WriteByte('/')
+		b.WriteString(e.Name())
+	}
+	all, at := b.String(), 0
+	for i, e := range entries {
+		n := len(dir) + 1 + len(e.Name())
+		rels[i] = all[at : at+n]
+		at += n
+	}
+	return rels
+}
+
+// entry examines one entry, called rel: it records the entry in l's skipped,
 // or returns where it leads, or neither for a file that is not a note.
-func (w *walker) entry(l *dirList, dir string, e fs.DirEntry, depth int) (item, bool) {
+func (w *walker) entry(l *dirList, rel string, e fs.DirEntry, depth int) (item, bool) {
 	name := e.Name()
 	if isHidden(name) {
 		return item{}, false
-	}
-	rel := name
-	if dir != "." {
-		rel = dir + "/" + name
 	}
 	if reason := w.root.entryRefusal(rel, e); reason != nil { // per system
 		l.skip(rel, reason)
