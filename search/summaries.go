@@ -13,9 +13,9 @@ import (
 // maxSummaryBytes is the most heap summaries take: each takes its filter,
 // sized to its note's text (see newFilter), its name, and summaryBytes
 // besides (see summaryStore; TestSummariesCapAndMemory measures it): about
-// 190 bytes for a note of 300 bytes, 620 for one of 4 KB, 1.15 KiB for
+// 190 bytes for a note of 300 bytes, 640 for one of 4 KB, 1.15 KiB for
 // one of 8 KB or more, so 10 MiB hold the summaries of 55,000 notes of
-// 300 bytes, more than the walk lists, 17,000 of 4 KB or 9,000 of 8 KB
+// 300 bytes, more than the walk lists, 16,000 of 4 KB or 9,000 of 8 KB
 // and more. Notes beyond it are read on every call, and memory stays flat
 // however large the folder grows.
 const (
