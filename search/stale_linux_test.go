@@ -271,11 +271,11 @@ func TestSummariesCheckedOnSchedule(t *testing.T) {
 			if by == "the check between calls" {
 				// Every summary was read again, not only the changed one.
 				sums.mu.Lock()
-				for name, sm := range sums.notes {
+				sums.notes.each(func(sm *summary) {
 					if sums.epoch.Add(sm.read).Before(changed) {
-						t.Errorf("the summary of %s was not checked since the change", name)
+						t.Errorf("the summary of %s was not checked since the change", sums.notes.nameOf(sm))
 					}
-				}
+				})
 				sums.mu.Unlock()
 			}
 		})

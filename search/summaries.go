@@ -11,17 +11,17 @@ import (
 )
 
 // maxSummaryBytes is the most heap summaries take: each takes its filter,
-// sized to its note's text (see newFilter), and about summaryOverhead
-// bytes besides (TestSummariesCapAndMemory measures it): about 200 bytes
-// for a note of 300 bytes, 650 for one of 4 KB, 1.2 KiB for one of 8 KB
-// or more, so 10 MiB hold the summaries of 50,000 notes of 300 bytes,
-// 16,000 of 4 KB or 9,000 of 8 KB and more. Notes beyond it are read on
-// every call, and memory stays flat however large the folder grows.
+// sized to its note's text (see newFilter), its name, and summaryBytes
+// besides (see summaryStore; TestSummariesCapAndMemory measures it): about
+// 190 bytes for a note of 300 bytes, 640 for one of 4 KB, 1.15 KiB for
+// one of 8 KB or more, so 10 MiB hold the summaries of 55,000 notes of
+// 300 bytes, more than the walk lists, 16,000 of 4 KB or 9,000 of 8 KB
+// and more. Notes beyond it are read on every call, and memory stays flat
+// however large the folder grows.
 const (
 	maxSummaryBytes = 10 << 20
-	summaryOverhead = 140
-	// minSummaryBytes is the least a summary takes.
-	minSummaryBytes = minFilterBits/8 + summaryOverhead
+	// minSummaryBytes is the least a summary takes, its name aside.
+	minSummaryBytes = minFilterBits/8 + summaryBytes
 )
 
 // A summary is checked against a fresh read on a schedule, for the changes
@@ -71,7 +71,7 @@ type summaries struct {
 	wg     sync.WaitGroup
 
 	mu    sync.Mutex
-	notes map[string]*summary
+	notes *summaryStore
 	// pending names the notes the last call found without a current
 	// summary: names only, 16 bytes each however many, and a read of one
 	// looks its name up again.
@@ -93,17 +93,10 @@ type summaries struct {
 	stopPrepare context.CancelFunc
 }
 
-type summary struct {
-	stamp boundary.Stamp
-	gen   uint64        // the last call whose walk listed the note
-	read  time.Duration // when the read it was made from began, since the summaries' epoch
-	f     filter
-}
-
 // newSummaries returns an empty set of summaries.
 func newSummaries() *summaries {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &summaries{ctx: ctx, cancel: cancel, epoch: time.Now(), notes: map[string]*summary{}, limit: boundary.MaxEntries, budget: maxSummaryBytes,
+	return &summaries{ctx: ctx, cancel: cancel, epoch: time.Now(), notes: newSummaryStore(), limit: boundary.MaxEntries, budget: maxSummaryBytes,
 		recheck: recheckAge, maxAge: maxSummaryAge, batch: recheckBatch}
 }
 
@@ -182,11 +175,11 @@ func (c *summaryCall) mustRead(n boundary.Note) bool {
 	if n.Stamp() == (boundary.Stamp{}) {
 		return true
 	}
-	sm := s.notes[n.Name]
+	sm := s.notes.get(n.Name)
 	if sm != nil {
 		sm.gen = max(sm.gen, c.gen)
 		if sm.stamp == n.Stamp() && c.start.Sub(s.epoch)-sm.read <= s.maxAge {
-			return sm.f.mayHold(c.bits)
+			return s.notes.filterOf(sm).mayHold(c.bits)
 		}
 	}
 	if sm != nil || s.room(len(c.pending)) {
@@ -205,7 +198,7 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 	defer s.mu.Unlock()
 	s.calls--
 	if complete {
-		if len(s.notes) > listed || !s.room(0) {
+		if s.notes.len() > listed || !s.room(0) {
 			s.prune(c.gen)
 		}
 		s.pending = c.pending
@@ -224,23 +217,20 @@ func (c *summaryCall) end(root *boundary.Root, complete bool, listed int) {
 // room reports whether there may be room for another summary beside the
 // ones made and pending more: whether even the smallest would fit.
 func (s *summaries) room(pending int) bool {
-	return len(s.notes)+pending < s.limit && s.bytes+(pending+1)*minSummaryBytes <= s.budget
+	return s.notes.len()+pending < s.limit && s.bytes+(pending+1)*minSummaryBytes <= s.budget
 }
-
-// cost is the heap a summary takes, as counted against the budget.
-func (sm *summary) cost() int { return len(sm.f)*8 + summaryOverhead }
 
 // drop forgets the summary of the note called name, if there is one.
 func (s *summaries) drop(name string) {
-	if sm, ok := s.notes[name]; ok {
-		s.bytes -= sm.cost()
-		delete(s.notes, name)
+	if sm := s.notes.get(name); sm != nil {
+		s.bytes -= summaryCost(name, int(sm.words))
+		s.notes.delete(name)
 	}
 }
 
 // due reports whether, at now, a summary may be old enough to be checked.
 func (s *summaries) due(now time.Time) bool {
-	return len(s.notes) > 0 && !now.Before(s.nextCheck)
+	return s.notes.len() > 0 && !now.Before(s.nextCheck)
 }
 
 // queueChecks makes pending the at most max summaries, oldest first, whose
@@ -249,20 +239,20 @@ func (s *summaries) due(now time.Time) bool {
 // no walk's lstat: a read of one looks its name up again.
 func (s *summaries) queueChecks(now time.Time, max int) {
 	type old struct {
-		name string
+		sm   *summary
 		read time.Time
 	}
 	var olds []old
 	// Summaries made from now on are read later than now.
 	s.nextCheck = now.Add(s.recheck)
-	for name, sm := range s.notes {
+	s.notes.each(func(sm *summary) {
 		read := s.epoch.Add(sm.read)
 		if now.Sub(read) > s.recheck {
-			olds = append(olds, old{name, read})
+			olds = append(olds, old{sm, read})
 		} else if next := read.Add(s.recheck); next.Before(s.nextCheck) {
 			s.nextCheck = next
 		}
-	}
+	})
 	slices.SortFunc(olds, func(a, b old) int { return a.read.Compare(b.read) })
 	if len(olds) > max {
 		olds = olds[:max]
@@ -270,17 +260,21 @@ func (s *summaries) queueChecks(now time.Time, max int) {
 	}
 	// build takes pending from its end: the oldest goes last.
 	for i := len(olds) - 1; i >= 0; i-- {
-		s.pending = append(s.pending, olds[i].name)
+		s.pending = append(s.pending, s.notes.nameOf(olds[i].sm))
 	}
 }
 
 // prune forgets the summaries of notes that no walk since the one of the
 // call marked gen has listed.
 func (s *summaries) prune(gen uint64) {
-	for name, sm := range s.notes {
+	var names []string
+	s.notes.each(func(sm *summary) {
 		if sm.gen < gen {
-			s.drop(name)
+			names = append(names, s.notes.nameOf(sm))
 		}
+	})
+	for _, name := range names {
+		s.drop(name)
 	}
 }
 
@@ -328,20 +322,20 @@ func (s *summaries) build(root *boundary.Root) {
 			continue
 		}
 		folded = appendFolded(folded[:0], text)
-		sm := &summary{stamp: st, read: began.Sub(s.epoch), f: newFilter(folded)}
+		f := newFilter(folded)
+		cost := summaryCost(n.Name, len(f))
 		s.mu.Lock()
-		old, ok := s.notes[n.Name]
-		fits := len(s.notes) < s.limit && s.bytes+sm.cost() <= s.budget
-		if ok {
-			fits = s.bytes-old.cost()+sm.cost() <= s.budget
+		old := s.notes.get(n.Name)
+		fits := s.notes.len() < s.limit && s.bytes+cost <= s.budget && len(n.Name) <= maxSummaryName
+		if old != nil {
+			fits = s.bytes-summaryCost(n.Name, int(old.words))+cost <= s.budget && len(n.Name) <= maxSummaryName
 		}
-		if ok || fits {
+		if old != nil || fits {
 			s.drop(n.Name)
 		}
 		if fits {
-			sm.gen = s.gen
-			s.notes[n.Name] = sm
-			s.bytes += sm.cost()
+			s.notes.put(n.Name, summary{stamp: st, read: began.Sub(s.epoch), gen: s.gen}, f)
+			s.bytes += cost
 		}
 		s.mu.Unlock()
 	}

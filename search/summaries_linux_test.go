@@ -74,7 +74,7 @@ func waitBuilt(t *testing.T, sums *summaries) {
 func summarised(sums *summaries) int {
 	sums.mu.Lock()
 	defer sums.mu.Unlock()
-	return len(sums.notes)
+	return sums.notes.len()
 }
 
 // numberedNotes writes n notes, named in the order they are numbered, the
@@ -375,18 +375,18 @@ func TestSummariesCapAndMemory(t *testing.T) {
 		return m.HeapAlloc
 	}
 	sums.mu.Lock()
-	kept := sums.notes
+	kept, counted := sums.notes, float64(sums.bytes)/limit
 	sums.mu.Unlock()
 	with := heap()
 	runtime.KeepAlive(kept)
 	sums.mu.Lock()
-	sums.notes = map[string]*summary{}
+	sums.notes = newSummaryStore()
 	sums.mu.Unlock()
 	kept = nil
 	without := heap()
 	per := float64(int64(with)-int64(without)) / limit
-	t.Logf("summaries hold %.0f bytes of heap per note", per)
-	if counted := float64(minSummaryBytes); per > counted*1.1 {
+	t.Logf("summaries hold %.0f bytes of heap per note; the budget counts %.0f", per, counted)
+	if per > counted*1.1 {
 		t.Errorf("summaries of these small notes hold %.0f bytes of heap per note; the budget counts %.0f", per, counted)
 	}
 }
@@ -476,7 +476,8 @@ func TestSummariesByteBudget(t *testing.T) {
 	const notes, fit = 300, 100
 	dir := numberedNotes(t, notes, notes-1)
 	root, sums, _ := cachedRoot(t, dir)
-	sums.budget = fit * minSummaryBytes
+	// Every note's name is as long, and its text as short, as n00000.md's.
+	sums.budget = fit * summaryCost("n00000.md", minFilterBits/64)
 	want := search(t, root, phrase, nil)
 	search(t, root, phrase, sums)
 	waitBuilt(t, sums)
