@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"practice-notes/boundary"
@@ -128,6 +129,46 @@ func BenchmarkRunDir(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkRunDirSteady measures a steady call on the folder named by
+// $PRACTICE_NOTES_BENCH_DIR: a Searcher with summaries, once every note
+// the first call listed is summarised, searching for an absent phrase.
+// The notes' times must be older than the writeback window (see
+// boundary.Stamp) for summaries to apply, as tests/gencorpus -age makes
+// them. It is skipped when the variable is not set.
+func BenchmarkRunDirSteady(b *testing.B) {
+	dir := os.Getenv("PRACTICE_NOTES_BENCH_DIR")
+	if dir == "" {
+		b.Skip("PRACTICE_NOTES_BENCH_DIR is not set")
+	}
+	root, err := boundary.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer root.Close()
+	s := New(root, Options{Summaries: true})
+	defer s.Close()
+	ctx := context.Background()
+	q, err := ParseQuery(benchQueries[0].query)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, _, err := s.Run(ctx, q); err != nil {
+		b.Fatal(err)
+	}
+	for building := true; building; {
+		time.Sleep(100 * time.Millisecond)
+		s.sums.mu.Lock()
+		building = s.sums.building
+		s.sums.mu.Unlock()
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := s.Run(ctx, q); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
