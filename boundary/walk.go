@@ -190,16 +190,16 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 			return nil
 		}
 		if !it.dir {
-			w.yield(it.note)
+			w.yield(it.note())
 			continue
 		}
 		var p *pendingList
-		if len(queued) > 0 && queued[0].name == it.note.Name {
+		if len(queued) > 0 && queued[0].name == it.name {
 			p, queued = queued[0], queued[1:]
 		}
 		for next = max(next, i+1); next < len(l.items) && w.mayListAhead(); next++ {
 			if l.items[next].dir {
-				queued = append(queued, w.listAhead(ctx, l.items[next].note.Name, depth+1))
+				queued = append(queued, w.listAhead(ctx, l.items[next].name, depth+1))
 			}
 		}
 		if p != nil {
@@ -207,7 +207,7 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 				return err
 			}
 		}
-		w.dir(ctx, it.note.Name, depth+1, p)
+		w.dir(ctx, it.name, depth+1, p)
 	}
 	return nil
 }
@@ -409,11 +409,17 @@ func (p *pendingList) usable(budget int) bool {
 }
 
 // An item is where an entry of a directory leads: a note, or a directory
-// named by note.Name.
+// called name. It is a Note's fields and whether it is a directory, in 64
+// bytes: a walk holds one for each entry of a directory at once.
 type item struct {
-	note Note
-	dir  bool
+	name    string
+	seen    Stamp
+	stamped bool
+	dir     bool
 }
+
+// note is the Note an item of a note leads to.
+func (it item) note() Note { return Note{Name: it.name, seen: it.seen, stamped: it.stamped} }
 
 // sortItems sorts the items of dir in byte order of the names they lead
 // to: a note's own name, and a directory's name with a "/" after it, since
@@ -424,7 +430,7 @@ func sortItems(items []item, dir string) {
 		off = len(dir) + 1
 	}
 	slices.SortFunc(items, func(a, b item) int {
-		an, bn := a.note.Name[off:], b.note.Name[off:]
+		an, bn := a.name[off:], b.name[off:]
 		n := min(len(an), len(bn))
 		if c := strings.Compare(an[:n], bn[:n]); c != 0 {
 			return c
@@ -510,7 +516,7 @@ func (w *walker) entry(l *dirList, rel string, e fs.DirEntry, depth int) (item, 
 			l.incomplete = true
 			return item{}, false
 		}
-		return item{dir: true, note: Note{Name: rel}}, true
+		return item{dir: true, name: rel}, true
 	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
@@ -525,7 +531,7 @@ func (w *walker) entry(l *dirList, rel string, e fs.DirEntry, depth int) (item, 
 			l.skip(rel, reason)
 			return item{}, false
 		}
-		return item{note: Note{Name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}}, true
+		return item{name: rel, seen: seenInfo(info), stamped: w.root.stampedInfo(info, w.now)}, true
 	default:
 		l.skip(rel, errNotRegular)
 	}

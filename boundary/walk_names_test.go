@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+	"unsafe"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -73,5 +74,14 @@ func TestFirstNamesHoldsAtMostK(t *testing.T) {
 				t.Errorf("names held in storage for %d; want at most k = %d", cap(got), tc.k)
 			}
 		})
+	}
+}
+
+// TestItemSize pins the size of what a walk holds for each entry of a
+// directory while it lists it: 50,000 of them for one folder of 100,000
+// notes, beside the summaries, under the server's memory bound.
+func TestItemSize(t *testing.T) {
+	if got := unsafe.Sizeof(item{}); got > 64 {
+		t.Errorf("an item takes %d bytes; want at most 64", got)
 	}
 }
