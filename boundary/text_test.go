@@ -137,7 +137,8 @@ func FuzzIsText(f *testing.F) {
 }
 
 // BenchmarkIsText checks one generated 60 KB note, as every read does, with
-// the reference expression and each path of isText.
+// the reference expression and each path of isText; and, with each path,
+// 100 KB of combining marks and of CJK text, sequence after sequence.
 func BenchmarkIsText(b *testing.B) {
 	note := corpus.Text(1, 60000, 0)
 	if !referenceIsText(note) {
@@ -152,5 +153,22 @@ func BenchmarkIsText(b *testing.B) {
 				}
 			}
 		})
+	}
+	runs := []struct{ name, text string }{
+		{"marks", strings.Repeat(strings.Repeat("\u0301", 250)+"\n", 200)},
+		{"cjk", strings.Repeat(strings.Repeat("漢字", 100)+"\n", 160)},
+	}
+	for _, run := range runs {
+		text := []byte(run.text)
+		for _, path := range textPaths(b) {
+			b.Run(run.name+"/"+path.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					if !path.check(text) {
+						b.Fatal("the text was refused")
+					}
+				}
+			})
+		}
 	}
 }
