@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 	"unicode/utf8"
 
 	"practice-notes/boundary"
@@ -95,15 +94,7 @@ func BenchmarkRun(b *testing.B) {
 //
 // It is skipped when the variable is not set.
 func BenchmarkRunDir(b *testing.B) {
-	dir := os.Getenv("PRACTICE_NOTES_BENCH_DIR")
-	if dir == "" {
-		b.Skip("PRACTICE_NOTES_BENCH_DIR is not set")
-	}
-	root, err := boundary.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer root.Close()
+	dir, root := benchDir(b)
 	var size int64
 	filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
@@ -132,13 +123,9 @@ func BenchmarkRunDir(b *testing.B) {
 	}
 }
 
-// BenchmarkRunDirSteady measures a steady call on the folder named by
-// $PRACTICE_NOTES_BENCH_DIR: a Searcher with summaries, once every note
-// the first call listed is summarised, searching for an absent phrase.
-// The notes' times must be older than the writeback window (see
-// boundary.Stamp) for summaries to apply, as tests/gencorpus -age makes
-// them. It is skipped when the variable is not set.
-func BenchmarkRunDirSteady(b *testing.B) {
+// benchDir returns the folder named by $PRACTICE_NOTES_BENCH_DIR and a
+// root open on it, closed when b ends, or skips b when it is not set.
+func benchDir(b *testing.B) (string, *boundary.Root) {
 	dir := os.Getenv("PRACTICE_NOTES_BENCH_DIR")
 	if dir == "" {
 		b.Skip("PRACTICE_NOTES_BENCH_DIR is not set")
@@ -147,7 +134,18 @@ func BenchmarkRunDirSteady(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer root.Close()
+	b.Cleanup(func() { root.Close() })
+	return dir, root
+}
+
+// BenchmarkRunDirSteady measures a steady call on the folder named by
+// $PRACTICE_NOTES_BENCH_DIR: a Searcher with summaries, once every note
+// the first call listed is summarised, searching for an absent phrase.
+// The notes' times must be older than the writeback window (see
+// boundary.Stamp) for summaries to apply, as tests/gencorpus -age makes
+// them. It is skipped when the variable is not set.
+func BenchmarkRunDirSteady(b *testing.B) {
+	_, root := benchDir(b)
 	s := New(root, Options{Summaries: true})
 	defer s.Close()
 	ctx := context.Background()
@@ -158,12 +156,7 @@ func BenchmarkRunDirSteady(b *testing.B) {
 	if _, _, err := s.Run(ctx, q); err != nil {
 		b.Fatal(err)
 	}
-	for building := true; building; {
-		time.Sleep(100 * time.Millisecond)
-		s.sums.mu.Lock()
-		building = s.sums.building
-		s.sums.mu.Unlock()
-	}
+	waitBuilt(b, s.sums)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, _, err := s.Run(ctx, q); err != nil {

@@ -56,20 +56,6 @@ func cachedRoot(t *testing.T, dir string) (*boundary.Root, *summaries, *atomic.I
 	return root, sums, &reads
 }
 
-// waitBuilt waits until sums has made every summary it was going to.
-func waitBuilt(t *testing.T, sums *summaries) {
-	t.Helper()
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
-		sums.mu.Lock()
-		done := !sums.building && len(sums.pending) == 0
-		sums.mu.Unlock()
-		if done {
-			return
-		}
-	}
-	t.Fatal("summaries still being made after 10s")
-}
-
 // summarised returns how many notes sums holds a summary of.
 func summarised(sums *summaries) int {
 	sums.mu.Lock()

@@ -2,6 +2,7 @@ package search
 
 import (
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -92,4 +93,18 @@ func FuzzFilterKeepsMatches(f *testing.F) {
 			t.Errorf("the filter of %q says %q cannot match", text, query)
 		}
 	})
+}
+
+// waitBuilt waits until sums has made every summary it was going to.
+func waitBuilt(t testing.TB, sums *summaries) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+		sums.mu.Lock()
+		done := !sums.building && len(sums.pending) == 0
+		sums.mu.Unlock()
+		if done {
+			return
+		}
+	}
+	t.Fatal("summaries still being made after 10s")
 }
