@@ -39,6 +39,7 @@ const readersPerP = 8
 
 // scan searches the notes notes is fed and hands their results to visit in
 // the feed's order, until visit returns true or every note was visited.
+// visit must not keep the *fileResult it is given: it is used again.
 // Up to readersPerP notes per P, the next ones in the feed's order, are
 // read and searched at once, each on its Reader's goroutine, as soon as
 // the feed has them; the notes after the one where visit stops may have
@@ -47,19 +48,25 @@ const readersPerP = 8
 // it started is done or, when ctx ends, abandoned (see boundary.Reader).
 func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit func(*fileResult) (stop bool)) error {
 	width := readersPerP * runtime.GOMAXPROCS(0)
+	// A reader's result and the function that records it are made once
+	// and used for note after note, not allocated for each.
 	type reader struct {
-		rd  *boundary.Reader
-		buf readBuf
-		f   *fileResult // of the read started and not yet waited for
+		rd   *boundary.Reader
+		buf  readBuf
+		res  *fileResult
+		done func(text []byte, _ boundary.Stamp, err error)
+		busy bool // a read was started and not yet waited for
 	}
 	readers := make([]reader, width)
 	wait := func(r *reader) *fileResult {
-		f := r.f
-		r.f = nil
+		f := r.res
+		r.busy = false
 		if err := r.rd.Wait(ctx); err != nil {
-			// Abandoned: its buffer may still be written into, and its
-			// result is this refusal (see boundary.ErrNotInTime).
+			// Abandoned: its buffer and result may still be written
+			// into, so both are left to it, and its result is this
+			// refusal (see boundary.ErrNotInTime).
 			r.buf.abandon()
+			r.res, r.done = nil, nil
 			f = &fileResult{note: f.note}
 			var be *boundary.Error
 			if errors.As(err, &be) {
@@ -73,7 +80,7 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 	defer func() {
 		for i := range readers {
 			r := &readers[i]
-			if r.f != nil {
+			if r.busy {
 				wait(r)
 			}
 			if r.rd != nil {
@@ -97,11 +104,14 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 			if r.rd == nil {
 				r.rd = root.NewReader()
 			}
-			f := &fileResult{note: n}
-			r.f = f
-			r.rd.Start(ctx, n, r.buf.get(), func(text []byte, _ boundary.Stamp, err error) {
-				searchText(q, f, text, err)
-			})
+			if r.res == nil {
+				f := new(fileResult)
+				r.res = f
+				r.done = func(text []byte, _ boundary.Stamp, err error) { searchText(q, f, text, err) }
+			}
+			*r.res = fileResult{note: n}
+			r.busy = true
+			r.rd.Start(ctx, n, r.buf.get(), r.done)
 		}
 		if next == started {
 			return nil
@@ -112,6 +122,9 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 		}
 		if visit(f) {
 			return nil
+		}
+		if (next+1)%feedChunk == 0 {
+			notes.release(next + 1)
 		}
 	}
 }
