@@ -557,10 +557,12 @@ func (w *walker) entry(l *dirList, rel string, e fs.DirEntry, depth int) (item, 
 	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
-		var be *Error
-		if err := checkName(rel); errors.As(err, &be) {
-			l.skip(rel, be.Reason)
-			return item{}, false
+		if err := checkName(rel); err != nil {
+			var be *Error
+			if errors.As(err, &be) {
+				l.skip(rel, be.Reason)
+				return item{}, false
+			}
 		}
 		// A note that would be refused on reading is refused now, and every
 		// listed note is one a read is expected to return.
