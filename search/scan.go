@@ -14,18 +14,24 @@ type fileResult struct {
 	note    boundary.Note
 	matches []Match // at most MaxMatches, copied out of the read buffer
 	more    bool    // the note holds more than MaxMatches passages
+	data    []byte  // the storage read into, a grown buffer to keep
 	reason  error   // why the note was not searched (a boundary reason), or nil
 	err     error   // a failure that ends the call, such as cancellation
 }
 
-// bufPool holds read buffers of MaxFileSize+1 bytes, so a call reads every
-// note afresh without allocating for each one. At most one buffer per
+// bufPool holds read buffers, so a call reads every note afresh without
+// allocating for each one. A buffer starts at minReadBuf bytes and grows,
+// up to MaxFileSize+1, to the largest note its reader has read, so many
+// readers of small notes hold little memory. At most one buffer per
 // reader is in use at a time; the pool lets the garbage collector reclaim
 // idle ones.
 var bufPool = sync.Pool{New: func() any {
-	b := make([]byte, 0, boundary.MaxFileSize+1)
+	b := make([]byte, 0, minReadBuf)
 	return &b
 }}
+
+// minReadBuf is a new read buffer's size: a page.
+const minReadBuf = 4 << 10
 
 // readersPerP is how many notes are read at once per P (GOMAXPROCS), each
 // by a [boundary.Reader] on a goroutine of its own, which also searches
@@ -75,6 +81,8 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 				f.err = err
 			}
 		}
+		r.buf.keep(f.data)
+		f.data = nil
 		return f
 	}
 	defer func() {
@@ -141,6 +149,14 @@ func (rb *readBuf) get() []byte {
 	return *rb.b
 }
 
+// keep makes b, the storage a read returned, the buffer, when it is larger:
+// the note did not fit.
+func (rb *readBuf) keep(b []byte) {
+	if rb.b != nil && cap(b) > cap(*rb.b) {
+		*rb.b = b[:0]
+	}
+}
+
 // abandon forgets the buffer: an abandoned read may still write into it,
 // so it is left to the garbage collector, never reused.
 func (rb *readBuf) abandon() { rb.b = nil }
@@ -156,6 +172,7 @@ func (rb *readBuf) release() {
 // searchText records in f what reading its note gave, text or the error
 // err, and what searching the text found, copied out of the read buffer.
 func searchText(q *Query, f *fileResult, text []byte, err error) {
+	f.data = text
 	if err != nil {
 		var be *boundary.Error
 		if errors.As(err, &be) {
