@@ -38,10 +38,11 @@ const minReadBuf = 4 << 10
 // what it read. Reading a note is mostly system calls: with one reader per
 // P, a P often has nothing else to run while its reader's thread is in the
 // kernel, and the runtime parks the thread only to wake it again for the
-// next note. Eight per P keep every P supplied, and a slow note holds
-// back few others while the next ones in order are read (see
-// docs/bench.md).
-const readersPerP = 8
+// next note. Results are taken in order, so a note read slowly leaves the
+// readers after it idle once they are done; sixteen per P keep every P
+// supplied (see docs/bench.md), and the buffers of readers of small notes
+// stay small (see bufPool).
+const readersPerP = 16
 
 // scan searches the notes notes is fed and hands their results to visit in
 // the feed's order, until visit returns true or every note was visited.
