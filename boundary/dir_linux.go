@@ -110,9 +110,7 @@ func (d *dirReader) stat(names []string) ([]fs.DirEntry, error) {
 		for i := lo; i < hi; i++ {
 			e := &ents[i]
 			e.name = names[i]
-			e.err = ignoringEINTR(func() error {
-				return unix.Fstatat(d.fd, e.name, (*unix.Stat_t)(unsafe.Pointer(&e.st)), unix.AT_SYMLINK_NOFOLLOW)
-			})
+			e.err = ignoringEINTR(func() error { return lstatAt(d.fd, e.name, &e.st) })
 		}
 	}
 	workers := min(runtime.GOMAXPROCS(0), len(names)/statAtOnce)

@@ -26,6 +26,8 @@ type rootMount struct {
 	// kernel refuses to cross any mount, bind mounts of one file system
 	// onto itself included. Without it only a change of device is seen.
 	xdev bool
+	// openings holds *opening, the scratch of a note's openat2.
+	openings sync.Pool
 	// stamps is set when the root's file system is one whose Stamps are
 	// given (see stampedFS); mount points are never crossed, so every
 	// note is on it.
@@ -303,6 +305,11 @@ func openat2(dir int, name string, flags int) (int, error) {
 	if err != nil {
 		return -1, err
 	}
+	return openat2Ptr(dir, p, flags)
+}
+
+// openat2Ptr is openat2 of the NUL-terminated name at p.
+func openat2Ptr(dir int, p *byte, flags int) (int, error) {
 	how := openHow{flags: uint64(flags), resolve: resolveNoXdev | resolveNoLinks | resolveBeneath}
 	for tries := 0; ; tries++ {
 		fd, _, errno := syscall.Syscall6(sysOpenat2, uintptr(dir), uintptr(unsafe.Pointer(p)),

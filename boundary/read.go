@@ -72,9 +72,10 @@ const hotWindow = 2 * time.Second
 const maxRereads = 3
 
 // readChecked reads the note called name, already opened and checked to be
-// a regular file, through read, into buf's storage when it can hold
-// MaxFileSize+1 bytes and into new memory otherwise, and checks what was
-// read.
+// a regular file, through read, into buf's storage when it can hold one
+// byte more than the file's size and into new memory otherwise (growing
+// either, up to MaxFileSize+1 bytes, should the file have grown), and
+// checks what was read.
 //
 // v is the opened file's version before the read (its size, and its times
 // where the system gives them), and version gives it again. When it is
@@ -97,10 +98,10 @@ func readChecked[V comparable](name string, read func([]byte) (int, error), rewi
 	version func() (V, int64, error), v V, size int64, buf []byte, wait func(V)) ([]byte, V, error) {
 	for try := 0; ; try++ {
 		into := buf
-		if cap(into) <= MaxFileSize {
-			// No reusable buffer: size a new one to the file, plus one byte
-			// to see the end of the file (or that it grew) without another
-			// call.
+		if int64(cap(into)) <= size {
+			// No buffer large enough: size a new one to the file, plus
+			// one byte to see the end of the file (or that it grew)
+			// without another call.
 			into = make([]byte, 0, size+1)
 		}
 		if wait != nil {

@@ -194,6 +194,15 @@ func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
 	return nil
 }
 
+// An opening is what opening one note with openat2 needs: made once and
+// kept in a pool, so a read allocates none of it.
+type opening struct {
+	path []byte // the name, NUL-terminated
+	fd   int
+	err  error
+	open func(dot uintptr) // openat2 of path relative to dot, into fd and err
+}
+
 // openNote opens name, as readNote describes, and returns the note's
 // descriptor.
 func (r *Root) openNote(name string) (int, error) {
@@ -201,11 +210,20 @@ func (r *Root) openNote(name string) (int, error) {
 		// One call resolves every element, with the same rules as the
 		// loop below: no link followed, no mount crossed, nothing above
 		// the root.
-		var fd int
-		var err error
-		if cerr := r.dotConn.Control(func(dot uintptr) { fd, err = openat2(int(dot), name, noteFlags) }); cerr != nil {
+		o, _ := r.mount.openings.Get().(*opening)
+		if o == nil {
+			o = &opening{}
+			o.open = func(dot uintptr) { o.fd, o.err = openat2Ptr(int(dot), &o.path[0], noteFlags) }
+		}
+		defer r.mount.openings.Put(o)
+		if strings.IndexByte(name, 0) >= 0 {
+			return -1, syscall.EINVAL
+		}
+		o.path = append(append(o.path[:0], name...), 0)
+		if cerr := r.dotConn.Control(o.open); cerr != nil {
 			return -1, cerr
 		}
+		fd, err := o.fd, o.err
 		if err == syscall.EXDEV && r.movedOut(name) {
 			err = syscall.ENOENT
 		}

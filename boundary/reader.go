@@ -35,7 +35,8 @@ type readReq struct {
 
 // Read returns the contents of the note n, read into buf's
 // storage when it is large enough: with a capacity of at least
-// [MaxFileSize]+1 it never allocates; otherwise the contents are read into
+// [MaxFileSize]+1 it never allocates, and with one larger than the note's
+// size it does not for that note; otherwise the contents are read into
 // new memory. The result aliases buf when it fits, so it is only valid
 // until buf is reused. Every check of [Root.ReadNote] applies to n.Name,
 // and a Note from a walk spares one of them when the file read is the one

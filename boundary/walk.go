@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -140,6 +141,41 @@ type walker struct {
 	// hands notes on. pending counts those started and not yet taken.
 	ahead   int
 	pending int
+	// spare holds the items of directories already walked, for the next
+	// ones listed to reuse; lists ahead take them too, hence spareMu.
+	spareMu sync.Mutex
+	spare   [][]item
+}
+
+// maxSpare is how many item slices a walk keeps for reuse: one per
+// directory being walked or listed ahead is enough.
+const maxSpare = 4
+
+// newItems returns empty storage for n items, reused when a directory
+// walked before left enough.
+func (w *walker) newItems(n int) []item {
+	w.spareMu.Lock()
+	defer w.spareMu.Unlock()
+	for i, s := range w.spare {
+		if cap(s) >= n {
+			w.spare = slices.Delete(w.spare, i, i+1)
+			return s[:0]
+		}
+	}
+	return make([]item, 0, n)
+}
+
+// freeItems keeps s, which nothing uses any more, for newItems.
+func (w *walker) freeItems(s []item) {
+	if cap(s) == 0 {
+		return
+	}
+	clear(s) // names from before must not be kept alive by it
+	w.spareMu.Lock()
+	defer w.spareMu.Unlock()
+	if len(w.spare) < maxSpare {
+		w.spare = append(w.spare, s)
+	}
 }
 
 // A dirList is what listing one directory found.
@@ -168,6 +204,7 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 	} else {
 		l = pre.l
 	}
+	defer w.freeItems(l.items)
 	w.seen += l.seen
 	w.listing.Skipped = append(w.listing.Skipped, l.skipped...)
 	w.listing.Incomplete = w.listing.Incomplete || l.incomplete
@@ -220,8 +257,8 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 // lstat each, several at once where the system allows. What each entry
 // leads to is kept (a note to hand on, a directory to enter) under the key
 // of the names it leads to: its own name, with a "/" after a directory's,
-// since a directory's names all start so. list changes nothing in w, so it
-// may run on any goroutine.
+// since a directory's names all start so. list changes nothing in w but
+// its spare items, under their lock, so it may run on any goroutine.
 func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirList, error) {
 	var l dirList
 	unreadable := func() (dirList, error) {
@@ -259,7 +296,7 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	if total > budget {
 		l.incomplete, l.cut = true, true
 	}
-	l.items = make([]item, 0, len(names))
+	l.items = w.newItems(len(names))
 	for chunk := range slices.Chunk(names, examineBatch) {
 		if ctx.Err() != nil {
 			return unreadable()
@@ -520,10 +557,12 @@ func (w *walker) entry(l *dirList, rel string, e fs.DirEntry, depth int) (item, 
 	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():
-		var be *Error
-		if err := checkName(rel); errors.As(err, &be) {
-			l.skip(rel, be.Reason)
-			return item{}, false
+		if err := checkName(rel); err != nil {
+			var be *Error
+			if errors.As(err, &be) {
+				l.skip(rel, be.Reason)
+				return item{}, false
+			}
 		}
 		// A note that would be refused on reading is refused now, and every
 		// listed note is one a read is expected to return.

@@ -14,31 +14,39 @@ type fileResult struct {
 	note    boundary.Note
 	matches []Match // at most MaxMatches, copied out of the read buffer
 	more    bool    // the note holds more than MaxMatches passages
+	data    []byte  // the storage read into, a grown buffer to keep
 	reason  error   // why the note was not searched (a boundary reason), or nil
 	err     error   // a failure that ends the call, such as cancellation
 }
 
-// bufPool holds read buffers of MaxFileSize+1 bytes, so a call reads every
-// note afresh without allocating for each one. At most one buffer per
+// bufPool holds read buffers, so a call reads every note afresh without
+// allocating for each one. A buffer starts at minReadBuf bytes and grows,
+// up to MaxFileSize+1, to the largest note its reader has read, so many
+// readers of small notes hold little memory. At most one buffer per
 // reader is in use at a time; the pool lets the garbage collector reclaim
 // idle ones.
 var bufPool = sync.Pool{New: func() any {
-	b := make([]byte, 0, boundary.MaxFileSize+1)
+	b := make([]byte, 0, minReadBuf)
 	return &b
 }}
+
+// minReadBuf is a new read buffer's size: a page.
+const minReadBuf = 4 << 10
 
 // readersPerP is how many notes are read at once per P (GOMAXPROCS), each
 // by a [boundary.Reader] on a goroutine of its own, which also searches
 // what it read. Reading a note is mostly system calls: with one reader per
 // P, a P often has nothing else to run while its reader's thread is in the
 // kernel, and the runtime parks the thread only to wake it again for the
-// next note. Eight per P keep every P supplied, and a slow note holds
-// back few others while the next ones in order are read (see
-// docs/bench.md).
-const readersPerP = 8
+// next note. Results are taken in order, so a note read slowly leaves the
+// readers after it idle once they are done; sixteen per P keep every P
+// supplied (see docs/bench.md), and the buffers of readers of small notes
+// stay small (see bufPool).
+const readersPerP = 16
 
 // scan searches the notes notes is fed and hands their results to visit in
 // the feed's order, until visit returns true or every note was visited.
+// visit must not keep the *fileResult it is given: it is used again.
 // Up to readersPerP notes per P, the next ones in the feed's order, are
 // read and searched at once, each on its Reader's goroutine, as soon as
 // the feed has them; the notes after the one where visit stops may have
@@ -47,19 +55,25 @@ const readersPerP = 8
 // it started is done or, when ctx ends, abandoned (see boundary.Reader).
 func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit func(*fileResult) (stop bool)) error {
 	width := readersPerP * runtime.GOMAXPROCS(0)
+	// A reader's result and the function that records it are made once
+	// and used for note after note, not allocated for each.
 	type reader struct {
-		rd  *boundary.Reader
-		buf readBuf
-		f   *fileResult // of the read started and not yet waited for
+		rd   *boundary.Reader
+		buf  readBuf
+		res  *fileResult
+		done func(text []byte, _ boundary.Stamp, err error)
+		busy bool // a read was started and not yet waited for
 	}
 	readers := make([]reader, width)
 	wait := func(r *reader) *fileResult {
-		f := r.f
-		r.f = nil
+		f := r.res
+		r.busy = false
 		if err := r.rd.Wait(ctx); err != nil {
-			// Abandoned: its buffer may still be written into, and its
-			// result is this refusal (see boundary.ErrNotInTime).
+			// Abandoned: its buffer and result may still be written
+			// into, so both are left to it, and its result is this
+			// refusal (see boundary.ErrNotInTime).
 			r.buf.abandon()
+			r.res, r.done = nil, nil
 			f = &fileResult{note: f.note}
 			var be *boundary.Error
 			if errors.As(err, &be) {
@@ -68,12 +82,14 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 				f.err = err
 			}
 		}
+		r.buf.keep(f.data)
+		f.data = nil
 		return f
 	}
 	defer func() {
 		for i := range readers {
 			r := &readers[i]
-			if r.f != nil {
+			if r.busy {
 				wait(r)
 			}
 			if r.rd != nil {
@@ -97,11 +113,14 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 			if r.rd == nil {
 				r.rd = root.NewReader()
 			}
-			f := &fileResult{note: n}
-			r.f = f
-			r.rd.Start(ctx, n, r.buf.get(), func(text []byte, _ boundary.Stamp, err error) {
-				searchText(q, f, text, err)
-			})
+			if r.res == nil {
+				f := new(fileResult)
+				r.res = f
+				r.done = func(text []byte, _ boundary.Stamp, err error) { searchText(q, f, text, err) }
+			}
+			*r.res = fileResult{note: n}
+			r.busy = true
+			r.rd.Start(ctx, n, r.buf.get(), r.done)
 		}
 		if next == started {
 			return nil
@@ -112,6 +131,9 @@ func scan(ctx context.Context, root *boundary.Root, q *Query, notes *feed, visit
 		}
 		if visit(f) {
 			return nil
+		}
+		if (next+1)%feedChunk == 0 {
+			notes.release(next + 1)
 		}
 	}
 }
@@ -126,6 +148,14 @@ func (rb *readBuf) get() []byte {
 		rb.b = bufPool.Get().(*[]byte)
 	}
 	return *rb.b
+}
+
+// keep makes b, the storage a read returned, the buffer, when it is larger:
+// the note did not fit.
+func (rb *readBuf) keep(b []byte) {
+	if rb.b != nil && cap(b) > cap(*rb.b) {
+		*rb.b = b[:0]
+	}
 }
 
 // abandon forgets the buffer: an abandoned read may still write into it,
@@ -143,6 +173,7 @@ func (rb *readBuf) release() {
 // searchText records in f what reading its note gave, text or the error
 // err, and what searching the text found, copied out of the read buffer.
 func searchText(q *Query, f *fileResult, text []byte, err error) {
+	f.data = text
 	if err != nil {
 		var be *boundary.Error
 		if errors.As(err, &be) {

@@ -216,6 +216,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *summaries) (*
 		return false
 	})
 	<-walked
+	defer notes.close()
 	if werr != nil {
 		return nil, Coverage{}, werr
 	}
@@ -223,7 +224,7 @@ func run(ctx context.Context, root *boundary.Root, q *Query, sums *summaries) (*
 	if errors.Is(err, context.DeadlineExceeded) {
 		// Out of time: what was found stands, and every note not visited
 		// is reported.
-		for _, n := range notes.all()[visited:] {
+		for _, n := range notes.from(visited) {
 			skipped = append(skipped, boundary.Skipped{Name: n.Name, Reason: errNotReached})
 		}
 		late, err = true, nil
