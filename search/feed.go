@@ -103,10 +103,7 @@ func (f *feed) release(i int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	k := min(max(i/feedChunk-f.dropped, 0), len(f.chunks))
-	for _, c := range f.chunks[:k] {
-		clear(c[:]) // the pool must not keep the names alive
-		chunkPool.Put(c)
-	}
+	giveBack(f.chunks[:k])
 	f.chunks = f.chunks[k:]
 	f.dropped += k
 }
@@ -128,9 +125,15 @@ func (f *feed) from(i int) []boundary.Note {
 func (f *feed) close() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for _, c := range f.chunks {
+	giveBack(f.chunks)
+	f.chunks, f.closed = nil, true
+}
+
+// giveBack puts chunks in the pool, emptied: the pool must not keep the
+// names alive.
+func giveBack(chunks []*noteChunk) {
+	for _, c := range chunks {
 		clear(c[:])
 		chunkPool.Put(c)
 	}
-	f.chunks, f.closed = nil, true
 }
