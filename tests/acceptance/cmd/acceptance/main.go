@@ -60,6 +60,8 @@ func run() int {
 	fileSize := sizeFlag(fs, "file-size", defaults.FileSize, "largest file a server process may write, in bytes or with K, M or G")
 	slot := fs.Int("slot", 0, "parallel slot of this run: as root, the server runs as a uid of the slot's own")
 	transcripts := fs.String("record-transcripts", "", "write each check's recorded exchanges, facts and verdict into this folder as ID.txtar, for checks judged from recorded facts, and each run-wide rule's as rule-NAME.txtar (copy them under tests/acceptance/checks/testdata/transcripts to make them tests)")
+	dir := fs.String("dir", "", "run the server command in this folder, your project's, and read or write --learner-record, --completion and --record there (default: the current folder; --practice-data stays relative to where you started)")
+	completion := fs.String("completion", "", "after the checks, grade this completion record (COMPLETION.md) against the run, as a class's grading does, and print the checks and its grade instead of the usual text")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
@@ -76,6 +78,16 @@ func run() int {
 	if *server == "" || fs.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: acceptance --server 'COMMAND {root}' [--practice-data DIR] [--record FILE] [--json]")
 		return 2
+	}
+	if err := enterDir(*dir, practice); err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance:", err)
+		return 2
+	}
+	if *learnerRecord != "" {
+		if _, err := previousRecord(*learnerRecord); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: --learner-record:", err, "(no check was run)")
+			return 2
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -103,7 +115,13 @@ func run() int {
 			return 2
 		}
 	}
-	if *asJSON {
+	consistent := true
+	if *completion != "" {
+		if consistent, err = checkCompletion(os.Stdout, *completion, rep); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: --completion:", err)
+			return 2
+		}
+	} else if *asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
@@ -158,7 +176,7 @@ func run() int {
 		}
 		fmt.Fprintf(os.Stderr, "acceptance: completion record for this run written to %s; fill in each ___\n", *learnerRecord)
 	}
-	if rep.Failed > 0 {
+	if rep.Failed > 0 || !consistent {
 		return 1
 	}
 	return 0
@@ -180,8 +198,16 @@ Flags:
 	fmt.Fprint(out, `
 Output: one line per check, evidence and a "fix:" line under each FAIL and
 WARN, then exactly "N passed, M failed" (WARN and SKIP count as neither).
-Exit status: 0 when nothing failed, 1 when any check failed, 2 when the run
-could not be set up (bad flags, practice data missing).
+Exit status: 0 when nothing failed, 1 when any check failed (or, with
+--completion, the record is not consistent with the run), 2 when the run
+could not be set up (bad flags, practice data missing, a --learner-record
+file this command did not write).
+
+From your own project's folder, with the kit cloned at KIT:
+
+  go -C KIT run ./tests/acceptance/cmd/acceptance --dir "$PWD" --server 'python3 server.py {root}'
+
+("$PWD" is the current folder in bash, zsh and PowerShell alike.)
 `)
 }
 
