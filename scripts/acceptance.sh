@@ -49,6 +49,7 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/practice-notes-acceptance-bin.XXXXXX")"
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
+echo "acceptance.sh: building the harness (with empty Go caches about a minute, else seconds)" >&2
 go -C "$repo" build -o "$tmp/acceptance" ./tests/acceptance/cmd/acceptance
 
 if [[ $want_help -eq 1 ]]; then

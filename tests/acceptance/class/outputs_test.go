@@ -397,6 +397,8 @@ func TestLikelyCause(t *testing.T) {
 		prefix string
 	}{
 		{"not found", noStart{Exit: "exit status 127"}, "the shell could not find the program \"srv\""},
+		{"found, may not run (dash)", noStart{Exit: "exit status 127", Stderr: []string{"/bin/sh: 1: srv: Permission denied"}}, "the shell found the program \"srv\" but may not run it (Permission denied)"},
+		{"found, may not run (bash)", noStart{Exit: "exit status 126", Stderr: []string{"bash: line 1: srv: Permission denied"}}, "the shell found the program \"srv\" but may not run it (Permission denied)"},
 		{"node module", noStart{Exit: "exit status 1", Stderr: []string{"Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@modelcontextprotocol/sdk' imported from /x/server.js"}},
 			"Node.js could not load \"@modelcontextprotocol/sdk\": the dependencies are not installed"},
 		{"python module", noStart{Exit: "exit status 1", Stderr: []string{"ModuleNotFoundError: No module named 'mcp'"}}, "Python could not import \"mcp\""},

@@ -89,6 +89,10 @@ func run() int {
 			return 2
 		}
 	}
+	if !*asJSON {
+		// The results come at the end: say that something is happening.
+		fmt.Fprintln(os.Stderr, "acceptance: running the checks (about ten seconds for a server that answers; the results follow)")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, err := harness.Run(ctx, harness.Config{

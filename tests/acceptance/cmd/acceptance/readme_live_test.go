@@ -90,9 +90,14 @@ func TestReadmeGradeCommand(t *testing.T) {
 	}
 	words := readmeGradeCommand(t, repo)
 	const placeholder = "/path/to/your/project"
-	project := t.TempDir()
-	// Under isolation as root the server runs as a uid of its own.
-	if err := os.Chmod(project, 0o755); err != nil {
+	// Under isolation as root the server runs as a uid of its own, which
+	// must reach the folder: t.TempDir's parent is closed to it.
+	project, err := os.MkdirTemp("", "readme-project-")
+	if err == nil {
+		t.Cleanup(func() { os.RemoveAll(project) })
+		err = os.Chmod(project, 0o755)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	found := false
@@ -134,7 +139,9 @@ func TestReadmeGradeCommand(t *testing.T) {
 		return out.String(), errb.String(), code
 	}
 
+	start := time.Now()
 	stdout, stderr, code := run()
+	t.Logf("the README's command ran in %v", time.Since(start).Round(time.Millisecond))
 	if code != 0 {
 		t.Fatalf("the README's command: exit %d, want 0 (the example server passes)\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
@@ -153,10 +160,12 @@ func TestReadmeGradeCommand(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(project, "COMPLETION.md"), []byte(hand), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
+	start = time.Now()
 	stdout, stderr, code = run()
-	if code != 2 || !strings.Contains(stderr, "no check was run") || strings.Contains(stdout, "PASS") {
-		t.Errorf("with a hand-written record: exit %d, want 2 before any check\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	// go run exits 1 for any failure of the program; the program's own
+	// status 2 shows on stderr.
+	if code == 0 || !strings.Contains(stderr, "no check was run") || stdout != "" {
+		t.Errorf("with a hand-written record: exit %d, want a refusal before any check\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 	if b, _ := os.ReadFile(filepath.Join(project, "COMPLETION.md")); string(b) != hand {
 		t.Errorf("the hand-written record changed: %q", b)
