@@ -181,7 +181,7 @@ func TestHostileCSV(t *testing.T) {
 	}
 	// The record's line that the reader could not read is counted; a
 	// learner without a run has no count.
-	if got := []string{rows[1][6], rows[3][6]}; !cmp.Equal(got, []string{"1", ""}) {
+	if got := []string{rows[1][7], rows[3][7]}; !cmp.Equal(got, []string{"1", ""}) {
 		t.Errorf("record_unread_lines %q, want [1 \"\"]", got)
 	}
 }
@@ -386,6 +386,29 @@ func TestServerNeverStarts(t *testing.T) {
 	page := readFile(t, filepath.Join(out, "index.html"))
 	if !strings.Contains(page, `server did not start</a>: the shell could not find the program &#34;eve-notes-server&#34;`) {
 		t.Errorf("the page's first table does not say the server did not start")
+	}
+	// One fault, counted once: check 1 failed, the 28 others were not run.
+	if !strings.Contains(page, `<td class="fail">1</td><td class="none">28</td>`) {
+		t.Errorf("the page's first table does not count 1 failed and 28 not run")
+	}
+	if got, want := readFile(t, filepath.Join(out, "summary.csv")), "eve,0,1,28,0,1,missing,\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("summary.csv:\n%s\nwant its row %q", got, want)
+	}
+	if got := readFile(t, filepath.Join(out, "summary.md")); !strings.Contains(got, "| [eve](eve.md) | 0 | 1 | 28 | 0 | server did not start") {
+		t.Errorf("summary.md does not count 1 failed and 28 not run:\n%s", got)
+	}
+	if !strings.Contains(md, "- Result: 0 passed, 1 failed, 28 not run, 0 warnings\n") {
+		t.Errorf("eve.md does not count 1 failed and 28 not run:\n%s", md)
+	}
+	var j struct {
+		Failed int      `json:"failed"`
+		NotRun []string `json:"notRun"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "eve.json"))), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Failed != 1 || len(j.NotRun) != 28 || j.NotRun[0] != "2" {
+		t.Errorf("eve.json: failed %d, notRun %q; want 1 and checks 2 to 22", j.Failed, j.NotRun)
 	}
 }
 

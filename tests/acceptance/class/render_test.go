@@ -72,19 +72,19 @@ func readFile(t *testing.T, path string) string {
 
 func TestSummaryFiles(t *testing.T) {
 	out, results := renderedClass(t)
-	wantCSV := "learner,passed,failed,warnings,failed_checks,record,record_unread_lines\n" +
-		"ada,9,0,1,,consistent,0\n" +
-		"bob <&> 'x',7,2,1,4 9,contradicted,1\n" +
-		"cy,,,,,missing,\n"
+	wantCSV := "learner,passed,failed,not_run,warnings,failed_checks,record,record_unread_lines\n" +
+		"ada,9,0,0,1,,consistent,0\n" +
+		"bob <&> 'x',7,2,0,1,4 9,contradicted,1\n" +
+		"cy,,,,,,missing,\n"
 	if diff := cmp.Diff(wantCSV, readFile(t, filepath.Join(out, "summary.csv"))); diff != "" {
 		t.Errorf("summary.csv (-want +got):\n%s", diff)
 	}
 	md := readFile(t, filepath.Join(out, "summary.md"))
 	for _, want := range []string{
 		"2 of 3 learners graded, 1 passed every check; not graded: cy.",
-		"| [ada](ada.md) | 9 | 0 | 1 |  | consistent |",
-		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted, 1 line to read |",
-		"| [cy](cy.md) | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
+		"| [ada](ada.md) | 9 | 0 | 0 | 1 |  | consistent |",
+		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 0 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted, 1 line to read |",
+		"| [cy](cy.md) | | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
@@ -279,12 +279,12 @@ func TestPage(t *testing.T) {
 		return out
 	}
 	first := tables[0]
-	if diff := cmp.Diff([]string{"Learner", "Passed", "Failed", "Warnings", "Failed checks", "Record"}, texts(first[0])); diff != "" {
+	if diff := cmp.Diff([]string{"Learner", "Passed", "Failed", "Not run", "Warnings", "Failed checks", "Record"}, texts(first[0])); diff != "" {
 		t.Fatalf("first table's header (-want +got):\n%s", diff)
 	}
 	wantFirst := [][]string{
-		{"ada", "9", "0", "1", "none", "consistent"},
-		{"bob <&> 'x'", "7", "2", "1", "4 path outside the root was served9 path outside the root was served", "contradicted, 1 line to read"},
+		{"ada", "9", "0", "0", "1", "none", "consistent"},
+		{"bob <&> 'x'", "7", "2", "0", "1", "4 path outside the root was served9 path outside the root was served", "contradicted, 1 line to read"},
 		{"cy", "not graded: stopped after the per-learner limit of 5m0s", "missing"},
 	}
 	var gotFirst [][]string
@@ -294,10 +294,10 @@ func TestPage(t *testing.T) {
 	if diff := cmp.Diff(wantFirst, gotFirst); diff != "" {
 		t.Errorf("first table (-want +got):\n%s", diff)
 	}
-	if c := first[2][4]; !strings.HasSuffix(c.target, "-check-9") {
+	if c := first[2][5]; !strings.HasSuffix(c.target, "-check-9") {
 		t.Errorf("bob's failed checks link to %q", c.target)
 	}
-	if c := first[2][5]; c.target != "#learner-2-unread" {
+	if c := first[2][6]; c.target != "#learner-2-unread" {
 		t.Errorf("bob's record cell links to %q, want his lines to read", c.target)
 	}
 	// Bob's record: each contradiction once with one evidence line, the
