@@ -282,7 +282,7 @@ func writePage(w io.Writer, results []*Result) error {
 			lv.Notes = append(lv.Notes, htmlText(n))
 		}
 		if r.Record.Generated {
-			lv.Regenerate = htmlText(learnerRecordCommand(r))
+			lv.Regenerate = htmlText(strings.Join(harnessCommands(r, "--learner-record"), "\n"))
 		}
 		for _, p := range r.Record.Problems {
 			s := p.Field + ": " + p.Why

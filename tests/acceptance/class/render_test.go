@@ -125,7 +125,8 @@ func TestFeedback(t *testing.T) {
 		"Line 10, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
 		"### Your own tests, not checked by this run\n\nLine 11 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy unit tests (go test ./...) are green.\n````\n",
 		"### Results from another run\n\nResults in your record differ from this run without claiming more than it shows:\n\n- line 13: the pasted lines say check 3 FAIL, this run PASS\n",
-		"path/to/practice-notes/scripts/acceptance.sh --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n",
+		"````text\ngo -C path/to/practice-notes run ./tests/acceptance/cmd/acceptance --dir \"$PWD\" --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n````\n\nIn PowerShell:\n\n" +
+			"````text\ngo -C path/to/practice-notes run ./tests/acceptance/cmd/acceptance --dir \"$PWD\" --server 'node it''s.js {root}' --completion COMPLETION.md\n````\n",
 	} {
 		if !strings.Contains(bob, want) {
 			t.Errorf("bob's feedback lacks %q:\n%s", want, bob)
@@ -369,21 +370,20 @@ func TestGeneratedRecord(t *testing.T) {
 	if err := WriteAll(out, []*Result{r}); err != nil {
 		t.Fatal(err)
 	}
-	const cmd = "path/to/practice-notes/scripts/acceptance.sh --server 'python3 server.py {root}' --learner-record COMPLETION.md"
+	const cmd = `go -C path/to/practice-notes run ./tests/acceptance/cmd/acceptance --dir "$PWD" --server 'python3 server.py {root}' --learner-record COMPLETION.md`
 	md := readFile(t, filepath.Join(out, "ines.md"))
 	for _, want := range []string{
 		"but check 5 failed:\n\n````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n````\n",
 		"claims the generated results say check 5 did not fail \\(PASS\\):\n\n````text\n| 5 | PASS | title of check 5 |\n````\n\nbut this run failed check 5: see above.\n",
 		"### Write the record again\n\n",
 		"````text\n" + cmd + "\n````\n",
-		"`go run ./tests/acceptance/cmd/acceptance` takes the same flags",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("ines.md lacks %q:\n%s", want, md)
 		}
 	}
 	page := readFile(t, filepath.Join(out, "index.html"))
-	if want := "<pre>" + strings.ReplaceAll(cmd, "'", "&#39;") + "</pre>"; !strings.Contains(page, want) {
+	if want := "<pre>" + strings.NewReplacer("'", "&#39;", `"`, "&#34;").Replace(cmd) + "</pre>"; !strings.Contains(page, want) {
 		t.Errorf("page lacks %q", want)
 	}
 	var term bytes.Buffer
