@@ -62,7 +62,9 @@ func mdCommands(forms []string) string {
 func rerunCommand(r *Result) string { return mdCommands(harnessCommands(r, "--completion")) }
 
 // learnerRecordCommand writes COMPLETION.md from a run of the checks.
-func learnerRecordCommand(r *Result) string { return mdCommands(harnessCommands(r, "--learner-record")) }
+func learnerRecordCommand(r *Result) string {
+	return mdCommands(harnessCommands(r, "--learner-record"))
+}
 
 func serverCommand(r *Result) string {
 	if r.Command != "" {
