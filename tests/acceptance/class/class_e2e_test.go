@@ -130,19 +130,24 @@ func TestClassEndToEnd(t *testing.T) {
 	}
 	var learners []string
 	for _, row := range rows[1:] {
-		name, failed := row[0], strings.Fields(row[4])
+		name, failed := row[0], strings.Fields(row[5])
 		learners = append(learners, name)
 		w := wants[name]
-		if row[5] != w.record || row[6] != w.unread {
-			t.Errorf("%s: record %s with %q lines unread, want %s with %q", name, row[5], row[6], w.record, w.unread)
+		if row[6] != w.record || row[7] != w.unread {
+			t.Errorf("%s: record %s with %q lines unread, want %s with %q", name, row[6], row[7], w.record, w.unread)
 		}
 		if w.failed == nil && (len(failed) > 0 || row[2] != "0") {
-			t.Errorf("%s: failed %q (%s), want none", name, row[4], row[2])
+			t.Errorf("%s: failed %q (%s), want none", name, row[5], row[2])
 		}
 		for _, id := range w.failed {
-			if !slices.Contains(failed, id) {
-				t.Errorf("%s: failed checks %q lack %s", name, row[4], id)
+			if !slices.Contains(failed, id) && !(id != "1" && row[3] != "0") {
+				t.Errorf("%s: failed checks %q lack %s", name, row[5], id)
 			}
+		}
+		// A server that never started failed one check; the others
+		// were not run, and are counted so.
+		if name == "eve" && (row[2] != "1" || row[3] != "28" || row[5] != "1") {
+			t.Errorf("eve: failed %s, not run %s, failed checks %q; want 1, 28 and check 1", row[2], row[3], row[5])
 		}
 	}
 	if diff := cmp.Diff([]string{"ada", "bea", "cal", "dan", "eve", "fay", "gus", "hal"}, learners); diff != "" {
@@ -157,7 +162,7 @@ func TestClassEndToEnd(t *testing.T) {
 			"### Read these yourself\n\nThe record check could not tell what these lines claim, so it counted them neither for nor against your record; a person reads them against the run.\n\nLine 11, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
 			"### Your own tests, not checked by this run\n\nLine 10 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy own tests (pytest) are green too.\n````\n",
 			"--server 'python3 server.py {root}' --completion COMPLETION.md"},
-		"cal": {"### Check 5:", "What to fix:", "Evidence (cut; the whole transcript is in cal.json):",
+		"cal": {"### Check 5:", "What to fix:", "<details><summary>Evidence</summary>\n\nCut; the whole transcript is in cal.json.\n",
 			"claims the acceptance tests passed:\n\n````text\nBoundary tests run: **all 8 passed**, nothing leaked\n````\n\nbut check 5 failed (see also checks 17 and 18):\n\n````text\nFAIL: text of escape-target.md",
 			"--server 'go run ../../servers/follows-symlinks serve -root {root}'"},
 		"dan": {"### Check 8:", "non-JSON-RPC", "````text\n* INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n````\n\nbut check 8 failed:\n\n````text\nFAIL: stdout carried 1 non-JSON-RPC line(s)"},
@@ -189,7 +194,7 @@ func TestClassEndToEnd(t *testing.T) {
 	// cal's first failed check, up to its evidence (which holds the run's
 	// random markers).
 	cal := readFile(t, filepath.Join(out, "cal.md"))
-	from, to := strings.Index(cal, "## What failed"), strings.Index(cal, "Evidence (cut")
+	from, to := strings.Index(cal, "## What failed"), strings.Index(cal, "<details>")
 	if from < 0 || to < from {
 		t.Fatalf("cal.md has no failed check with evidence:\n%s", cal)
 	}
