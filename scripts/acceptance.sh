@@ -9,8 +9,8 @@
 # Without --server the script builds this repository's server and passes
 # --server, --server-source and --practice-data for it. With --completion
 # FILE it also grades that completion record against the run, as
-# scripts/grade-class.sh does for each learner of a class. docs/grading.md
-# explains every check.
+# scripts/grade-class.sh does for each learner of a class.
+# docs/grading-checks.md explains every check.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

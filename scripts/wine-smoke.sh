@@ -6,7 +6,9 @@
 #   - a hard link inside the root to a file outside it is refused, by a
 #     search and by resources/read, and its text is never printed;
 #   - the Windows-only boundary tests that need no files run as a Windows
-#     test binary.
+#     test binary;
+#   - the grading harness, acceptance.exe, grades practice-notes.exe as
+#     the README has a learner grade a server (--dir, --learner-record).
 #
 # Wine comes from Debian packages, installed when missing (as root, with
 # apt-get, bounded in time). Debian's Wine 8.0 lacks ProcessPrng in
@@ -18,8 +20,8 @@
 # When Wine cannot be had, this says so and exits 0 (skipped), unless
 # WINE_SMOKE_REQUIRED=1, when that is a failure.
 #
-# Time: about a minute when Wine must be installed (about 30 s of it
-# apt-get), about 20 s when it is there; every step has a time limit, so
+# Time: about two and a half minutes when Wine must be installed (about
+# 30 s of it apt-get), about two when it is there (90 s of it the harness); every step has a time limit, so
 # at most about 20 minutes if the package mirror hangs.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -300,17 +300,26 @@ func TestCompletionFlag(t *testing.T) {
 	}
 }
 
-// checkDocs compares a block of docs/grading.md marked
-// "<!-- output: ID -->" with what the command printed now. With
-// UPDATE_GRADING_DOCS=1 it rewrites the block instead.
+// checkDocs compares the block of docs/*.md marked "<!-- output: ID -->"
+// (the grading reference, split by concern) with what the command printed
+// now. With UPDATE_GRADING_DOCS=1 it rewrites the block instead.
 func checkDocs(t *testing.T, id, got string) {
 	t.Helper()
-	path := filepath.Join(repoRoot, "docs", "grading.md")
-	doc := readFile(t, path)
 	re := regexp.MustCompile("<!-- output: " + regexp.QuoteMeta(id) + " -->\n(~{3,}|`{3,})[^\n]*\n")
-	om := re.FindStringSubmatchIndex(doc)
+	paths, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path, doc string
+	var om []int
+	for _, p := range paths {
+		if d := readFile(t, p); re.MatchString(d) {
+			path, doc, om = p, d, re.FindStringSubmatchIndex(d)
+			break
+		}
+	}
 	if om == nil {
-		t.Errorf("docs/grading.md has no block <!-- output: %s -->", id)
+		t.Errorf("no file of docs/ has a block <!-- output: %s -->", id)
 		return
 	}
 	// The block ends at a line that is exactly its opening fence, so a
@@ -318,7 +327,7 @@ func checkDocs(t *testing.T, id, got string) {
 	fence := doc[om[2]:om[3]]
 	n := strings.Index(doc[om[1]:], "\n"+fence+"\n")
 	if n < 0 {
-		t.Errorf("docs/grading.md block %s is not closed", id)
+		t.Errorf("%s: block %s is not closed", path, id)
 		return
 	}
 	m := []int{om[0], om[1] + n + 1, om[1], om[1] + n + 1}
@@ -332,6 +341,6 @@ func checkDocs(t *testing.T, id, got string) {
 		return
 	}
 	if diff := cmp.Diff(want, block); diff != "" {
-		t.Errorf("docs/grading.md block %s is not what the command printed now (-now +docs); UPDATE_GRADING_DOCS=1 rewrites it:\n%s", id, diff)
+		t.Errorf("%s: block %s is not what the command printed now (-now +docs); UPDATE_GRADING_DOCS=1 rewrites it:\n%s", path, id, diff)
 	}
 }

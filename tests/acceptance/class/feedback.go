@@ -75,9 +75,9 @@ func serverCommand(r *Result) string {
 
 // isolationLine says in one line how the learner's server was contained,
 // from the words of the run's isolation report, without the grader's
-// paths; the details are in docs/grading.md.
+// paths; the details are in docs/grading-isolation.md.
 func isolationLine(iso string) string {
-	const more = ` (details: "Isolation" in the kit's docs/grading.md).`
+	const more = ` (details: the kit's docs/grading-isolation.md).`
 	var parts []string
 	if strings.Contains(iso, "ran as uid") {
 		parts = append(parts, "a user of its own")

@@ -356,7 +356,7 @@ func TestServerNeverStarts(t *testing.T) {
 		"Its last lines on stderr:\n\n````text\n/bin/sh: 1: eve-notes-server: not found\n````\n",
 		"Likely cause: the shell could not find the program \"eve-notes-server\": install it, or give its path relative to your folder in server.cmd.\n",
 		"Not run, because the server did not start: checks 2, 3, 4, 5, 6, 7, 8, 8.1, 8.2, 8.3, 8.4, 8.5, 8.6, 8.7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22.\n",
-		"- Your server ran in a sandbox: a user of its own, no network, only its own folders writable and limits on memory, processes and CPU time (details: \"Isolation\" in the kit's docs/grading.md).\n",
+		"- Your server ran in a sandbox: a user of its own, no network, only its own folders writable and limits on memory, processes and CPU time (details: the kit's docs/grading-isolation.md).\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("eve.md lacks %q:\n%s", want, md)
@@ -473,7 +473,7 @@ func TestIsolationLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := isolationLine(tt.iso)
-		if want := tt.want + ` (details: "Isolation" in the kit's docs/grading.md).`; got != want {
+		if want := tt.want + ` (details: the kit's docs/grading-isolation.md).`; got != want {
 			t.Errorf("isolationLine(%q)\n = %q\nwant %q", tt.iso, got, want)
 		}
 	}
