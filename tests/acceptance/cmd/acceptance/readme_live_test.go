@@ -29,7 +29,7 @@ func readmeGradeCommand(t *testing.T, repo string) []string {
 		t.Fatal(`README.md has no "## Grade your own server" section`)
 	}
 	sec, _, _ = strings.Cut(sec, "\n## ")
-	m := regexp.MustCompile("(?m)^go run \\./tests/acceptance/cmd/acceptance .*$").FindString(sec)
+	m := regexp.MustCompile(`(?m)^go run \./tests/acceptance/cmd/acceptance .*$`).FindString(sec)
 	if m == "" {
 		t.Fatalf("no `go run ./tests/acceptance/cmd/acceptance` line in the section:\n%s", sec)
 	}
