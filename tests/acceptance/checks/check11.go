@@ -96,4 +96,5 @@ var check11 = &Check{
 		}
 		return v
 	},
+	Says: `\bregex\w*|\bregular expressions?\b|\bliteral\b|\bglob\w*|\bwildcards?\b`,
 }

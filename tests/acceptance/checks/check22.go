@@ -55,4 +55,6 @@ var check22 = &Check{
 		v.Summary = "searches answered with traps/locked-note.md unreadable, and no absolute path was revealed"
 		return v
 	},
+	Says:    `\bunreadable\b|\bpermission denied\b|\bchmod 000\b|\bmode 000\b`,
+	Forbids: `\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`,
 }
