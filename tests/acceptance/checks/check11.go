@@ -96,5 +96,6 @@ var check11 = &Check{
 		}
 		return v
 	},
-	Says: `\bregex\w*|\bregular expressions?\b|\bliteral\b|\bglob\w*|\bwildcards?\b`,
+	Test: 2,
+	Says: `\bregex\w*|\bregular expressions?\b|\bliteral\b|\bglob\w*|\bwildcards?\b` + `|` + saysAbsent,
 }

@@ -7,6 +7,7 @@ const (
 	saysTraversal = `\btraversal\b|\.\./|\.\.\\|\boutside\.md\b|\babsolute[- ]paths?\b|\bparent (?:dir|directory|path)\w*|\bdot-?dot\b|\bruta absoluta\b|\bchemin absolu\b|\babsolute[rn]? pfad\w*|\bcaminho absoluto\b|\bpercorso assoluto\b|\btraversee\b|\brecorrido de rutas\b|\babsoluut pad\b|\bsciezk\w* bezwzgledn\w*`
 	saysSymlink   = `\bsym-?links?\b|\bsymbolic links?\b|\benlaces? simbolicos?\b|\bliens? symboliques?\b|\bsymbolische[rn]? links?\b|\blinks? simbolicos?\b|\bcollegament[oi] simbolic[oi]\b|\bsymbolische koppeling\w*|\bdowiazani\w* symboliczn\w*`
 	saysCase      = `\bcase[- ]insensitiv\w*|\bcapitali[sz]ation\b|\bupper[- ]?case\b|\bmayusculas\b|\bmajuscules\b|\bgross-?\s?und kleinschreibung\b|\bmaiusculas\b|\bmaiuscole\b|\bhoofdletters\b|\bwielkosc liter\b`
+	saysAbsent    = `\babsent\b|\bno[- ]match\w*|\bmissing phrase\b|\bnon-?existent\b|\bnonexistent\b|\bsin coincidencias\b|\bfrase ausente\b|\baucun resultat\b|\bphrase absente\b|\bkeine treffer\b|\bnicht vorhanden\w*|\bsem resultados\b|\bnessun risultato\b|\bfrase assente\b|\bgeen resultaten\b|\bontbrekende zin\b|\bbrak wynikow\b|\bnieistniejac\w* fraz\w*`
 	saysProtocol  = `\bprotocol basics\b|\bjson-rpc errors?\b`
 
 	forbidsOutside  = `\boutside\b|\bbeyond\b|\bescape\w*|\bleak\w*|\bfuera\b|\bhors\b|\ben dehors\b|\bausserhalb\b|\bfora\b|\bfuori\b|\bbuiten\b|\bpoza\b|\bfollow\w* (?:sym)?links?\b|\bsigue\w* enlaces\b|\bsuit (?:les )?liens\b`
