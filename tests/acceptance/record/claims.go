@@ -32,9 +32,12 @@ const (
 // reading is one clause read.
 type reading struct {
 	kind   readingKind
-	tests  []int    // acceptance tests named (by number, wording or subject)
-	checks []string // checks named ("check 17") or owning a forbidden behaviour
-	scope  scope
+	tests  []int    // acceptance tests named by number
+	checks []string // checks named ("check 17") or by the words of their rules
+	// only holds the findings of the rules named of a check named by some
+	// of its rules only.
+	only  map[string][]*regexp.Regexp
+	scope scope
 	// claim says in words what a forbidden-behaviour reading claims.
 	claim string
 	// exceptTests and exceptChecks are left out of the claim; allow is a
@@ -89,7 +92,7 @@ func countWordIn(s string) string {
 }
 
 // namedTests finds the acceptance tests and checks a text names.
-func namedTests(t string) (tests []int, checks []string) {
+func namedTests(t string) (tests []int, checks []string, only map[string][]*regexp.Regexp) {
 	for _, m := range checkIDsRe.FindAllStringSubmatch(t, -1) {
 		if r := checkRangeRe.FindStringSubmatch(strings.TrimSpace(m[1])); r != nil {
 			a, _ := strconv.Atoi(r[1])
@@ -123,17 +126,10 @@ func namedTests(t string) (tests []int, checks []string) {
 			add(n)
 		}
 	}
-	for n := 1; n <= 8; n++ {
-		if subjectWords[n].MatchString(t) {
-			add(n)
-		}
-	}
-	for _, s := range checkSubjects {
-		if s.re.MatchString(t) {
-			checks = append(checks, s.checks...)
-		}
-	}
-	return tests, checks
+	sp := subjectsIn(t)
+	checks = append(checks, sp.checks...)
+	only = sp.only
+	return tests, checks, only
 }
 
 // readClause reads one clause (folded) of a line in the given field.
@@ -166,7 +162,7 @@ func readClause(c, field string, num int) reading {
 	main := c
 	if loc := exceptRe.FindStringIndex(c); loc != nil {
 		tail := c[loc[1]:]
-		tt, tc := namedTests(tail)
+		tt, tc, _ := namedTests(tail)
 		strict := strictExceptRe.MatchString(c[loc[0]:loc[1]])
 		n := -1
 		for _, w := range strings.Fields(tail) {
@@ -202,7 +198,7 @@ func readClause(c, field string, num int) reading {
 			}
 		}
 	}
-	r.tests, r.checks = namedTests(main)
+	r.tests, r.checks, r.only = namedTests(main)
 	if len(r.tests) == 0 && len(r.checks) == 0 && num > 0 {
 		r.tests = []int{num}
 	}
@@ -213,24 +209,18 @@ func readClause(c, field string, num int) reading {
 	scoped := (passRe.MatchString(main) || passSymRe.MatchString(main)) &&
 		(len(r.tests) > 0 || len(r.checks) > 0 || acceptanceScopeRe.MatchString(main) || allScopeRe.MatchString(main) || boundaryScopeRe.MatchString(main))
 	if !scoped && !failing {
-		for _, f := range forbiddenRules {
-			if f.positive != nil && f.positive.MatchString(main) {
-				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
-				r.tests = nil
-				return r
-			}
+		if ids := keptIn(main); len(ids) > 0 {
+			r.kind, r.checks, r.only, r.tests = readPass, ids, nil, nil
+			return r
 		}
 	}
 	if absent && !scoped && !negPassRe.MatchString(main) && !failedWordRe.MatchString(main) {
-		for _, f := range forbiddenRules {
-			if f.firstPerson && firstPersonRe.MatchString(main) {
-				continue // "I didn't write a test for it" speaks of the learner
-			}
-			if f.re.MatchString(main) {
-				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
-				r.tests = nil
-				return r
-			}
+		if firstPersonRe.MatchString(main) && ownWorkRe.MatchString(main) {
+			return r // "I didn't write a test for it" speaks of the learner
+		}
+		if ids := forbiddenIn(main); len(ids) > 0 {
+			r.kind, r.checks, r.only, r.tests = readPass, ids, nil, nil
+			return r
 		}
 		if unobservedRe.MatchString(main) {
 			r.kind, r.why = readUnread, "a behaviour no check of this run observes"

@@ -227,7 +227,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 	// reply: a record saying it works over stdio claims a transport it did
 	// not speak. A plan ("will use stdio") claims nothing.
 	if f, ok := p.fields[fieldTransport]; ok {
-		noStdio := failedWhere(run, func(c *Check) bool { return c.ID == "1" || c.ID == "2" || c.ID == "8" })
+		noStdio := failedWhere(run, func(c *Check) bool { return c.ID == testCheck(1) || c.ID == testCheck(2) || c.ID == testCheck(8) })
 		integ := false
 		if g, ok := p.fields[fieldIntegration]; ok {
 			integ = claimsDone(g.Value)
@@ -270,15 +270,15 @@ func refuting(r reading, run *Run) []string {
 	case len(r.checks) > 0 || len(r.tests) > 0:
 		want = append(want, r.checks...)
 		for _, t := range r.tests {
-			want = append(want, testChecks[t]...)
+			want = append(want, testChecks(t)...)
 		}
 	case r.scope == scopeAcceptance:
 		for t := 1; t <= 8; t++ {
-			want = append(want, testChecks[t]...)
+			want = append(want, testChecks(t)...)
 		}
 	case r.scope == scopeBoundary:
 		for t := 3; t <= 7; t++ {
-			want = append(want, testChecks[t]...)
+			want = append(want, testChecks(t)...)
 		}
 		for _, c := range run.Checks {
 			if c.Section == "boundary" {
@@ -290,14 +290,14 @@ func refuting(r reading, run *Run) []string {
 			want = append(want, c.ID)
 		}
 	case r.scope == scopePassage:
-		want = []string{"1"}
+		want = []string{testCheck(1)}
 	}
 	skip := map[string]bool{}
 	for _, id := range r.exceptChecks {
 		skip[id] = true
 	}
 	for _, t := range r.exceptTests {
-		for _, id := range testChecks[t] {
+		for _, id := range testChecks(t) {
 			skip[id] = true
 		}
 	}
@@ -306,7 +306,7 @@ func refuting(r reading, run *Run) []string {
 	failedTests := map[int]bool{}
 	for _, id := range want {
 		c := run.Find(id)
-		if c == nil || c.Status != StatusFail || skip[id] || seen[id] {
+		if c == nil || c.Status != StatusFail || skip[id] || seen[id] || !brokenRule(c, r.only[id]) {
 			continue
 		}
 		seen[id] = true
@@ -384,4 +384,22 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// brokenRule reports whether a failed check broke one of the rules a
+// claim names: any of them when the claim names the whole check (only is
+// nil), else one whose findings appear in the check's evidence. A check
+// that failed for another reason refutes nothing the claim says.
+func brokenRule(c *Check, only []*regexp.Regexp) bool {
+	if only == nil {
+		return true
+	}
+	for _, l := range strings.Split(c.Evidence, "\n") {
+		for _, re := range only {
+			if re.MatchString(l) {
+				return true
+			}
+		}
+	}
+	return false
 }
