@@ -239,6 +239,8 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 		return
 	case record.Consistent:
 		p("Every field is filled in and nothing in it is refuted by this run.\n\n")
+	case record.Review:
+		p("Every field is filled in and nothing the record check understood is refuted by this run, but it did not understand every line: a person reads the lines below.\n\n")
 	}
 	for _, c := range v.Contradictions {
 		p("Contradicted: line %d of `%s` claims %s:\n\n%s\n", c.Line, RecordFile, mdInline(c.Claim), mdFence(c.Quote))

@@ -39,7 +39,7 @@ table.grid td { font-size: 0.9em; white-space: nowrap; }
 /* One meaning per colour, everywhere: red failed, yellow warning or record to finish, green passed, grey not run. */
 .pass, .rec-consistent { background: #d8f3dc; color: #14532d; }
 .fail, .rec-contradicted { background: #fcd5d5; color: #7f1d1d; }
-.warn, .rec-incomplete, .rec-missing { background: #fff0c2; color: #713f12; }
+.warn, .rec-incomplete, .rec-missing, .rec-review { background: #fff0c2; color: #713f12; }
 .skip, .none, .error { background: #eeeeee; color: #333333; }
 td a { color: inherit; }
 pre { background: #f4f4f4; border: 1px solid #ccc; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }

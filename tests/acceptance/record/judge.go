@@ -15,11 +15,17 @@ import (
 // State is the one-word grade of a record.
 type State string
 
-// The four states, from the most to the least serious.
+// The five states, from the most to the least serious. Every field and
+// claim line ends in one of three outcomes: understood and true,
+// understood and refuted (a contradiction, with the finding), or not
+// understood (a line in Unread). A record with no refuted claim and no
+// blank field but a line not understood is Review: a person reads the
+// lines quoted, and the reader does not guess.
 const (
 	Missing      State = "missing"
 	Contradicted State = "contradicted"
 	Incomplete   State = "incomplete"
+	Review       State = "review"
 	Consistent   State = "consistent"
 )
 
@@ -124,7 +130,7 @@ func CheckFile(path string, run *Run) (*Verdict, error) {
 	v.File = path
 	if long {
 		v.Problems = append(v.Problems, Problem{Field: "COMPLETION.md", Why: fmt.Sprintf("longer than %d KiB: only its first %d KiB were read", maxRecord>>10, maxRecord>>10)})
-		if v.State == Consistent {
+		if v.State == Consistent || v.State == Review {
 			v.State = Incomplete
 		}
 	}
@@ -152,6 +158,8 @@ func Judge(text string, run *Run) *Verdict {
 		v.State = Contradicted
 	case len(v.Problems) > 0:
 		v.State = Incomplete
+	case len(v.Unread) > 0:
+		v.State = Review
 	default:
 		v.State = Consistent
 	}

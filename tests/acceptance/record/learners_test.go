@@ -54,9 +54,9 @@ type learnerRecord struct {
 	failed []string
 	state  State
 	// refuted, when set, lists each contradicted line's refuting checks
-	// ("line: ids"); unread, the number of claim lines left to a person.
+	// ("line: ids"); read, the lines left to a person to read.
 	refuted []string
-	unread  int
+	read    []int
 }
 
 // six fills the specification's fields with values, one "Label: value"
@@ -220,9 +220,9 @@ var learnerRecords = []learnerRecord{
 		record:  six("plain", "server.py", "could not run them", "Olu Adeyemi, 2 December 2026", "stdio, works in the Inspector", "pending", "everything"),
 		failed:  []string{"1", "2", "3", "4", "5", "6", "8"},
 		refuted: []string{"6: 1 2 8"}},
-	{why: "a claim that names no test is left for a person to read", state: Consistent, unread: 1,
+	{why: "a claim that names no test is left for a person to read", state: Review, read: []int{10},
 		record: six("plain", "server.py", "passed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP") + "\nOverall it went fine and the result looks good.\n"},
-	{why: "an exception that names no test is left for a person to read", state: Consistent, unread: 1,
+	{why: "an exception that names no test is left for a person to read", state: Review, read: []int{4},
 		record: six("plain", "server.py", "everything passed except the flaky thing I mentioned to the instructor", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
 		failed: []string{"15"}},
 	{why: "'all but one' with one failed check", state: Consistent,
@@ -238,7 +238,7 @@ var learnerRecords = []learnerRecord{
 	{why: "test named by number: test 3 passed, check 3 failed", state: Contradicted,
 		record: six("plain", "server.py", "test 1 ok, test 3 ok; test 6 not done", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
 		failed: []string{"3"}, refuted: []string{"4: 3"}},
-	{why: "no network use claimed: no check observes it, left for a person", state: Consistent, unread: 1,
+	{why: "no network use claimed: no check observes it, left for a person", state: Review, read: []int{10},
 		record: six("plain", "server.py", "ran the harness: 0 failed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP") + "\nThe server makes no network calls at all.\n"},
 	{why: "a harness-generated record, unchanged run, fields filled in", state: Consistent,
 		record: strings.NewReplacer("___ (where the server's source is: folder or repository, and commit)", "~/work/notes at 3f2a1c9",
@@ -402,7 +402,7 @@ var learnerRecords = []learnerRecord{
 	{why: "the template filled in inside a code block: its fields are found and its 8/8 refuted", state: Contradicted,
 		record: "```\nServer source created: main.go\nBoundary tests run: 8/8\nExact passage manually checked: lee 2026-12-02\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n```\n",
 		failed: []string{"5"}, refuted: []string{"3: 5"}},
-	{why: "a rubric with a ticked 'Boundary tests pass' while check 18 failed; an empty rubric label does not hide the real field", state: Contradicted, unread: 1,
+	{why: "a rubric with a ticked 'Boundary tests pass' while check 18 failed; an empty rubric label does not hide the real field", state: Contradicted, read: []int{2},
 		record: "## Rubric\n- [x] Server runs (2 pts)\n- [x] Boundary tests pass (4 pts)\n- [ ] Integration (2 pts)\n\nServer source created: main.go\nBoundary tests run: see rubric\nExact passage manually checked: lee 2026-12-02\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n",
 		failed: []string{"18"}, refuted: []string{"3: 18"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
@@ -423,8 +423,12 @@ func TestLearnerRecords(t *testing.T) {
 					t.Errorf("contradicted lines (-want +got):\n%s", diff)
 				}
 			}
-			if v.UnreadLines != lr.unread {
-				t.Errorf("%d unread claim lines, want %d: %+v", v.UnreadLines, lr.unread, v.Unread)
+			var read []int
+			for _, q := range v.Unread {
+				read = append(read, q.Line)
+			}
+			if diff := cmp.Diff(lr.read, read); diff != "" {
+				t.Errorf("lines to read (-want +got):\n%s\n%+v", diff, v.Unread)
 			}
 		})
 	}

@@ -90,6 +90,11 @@ var (
 	// ratioRe: "8/8", "7 of 8", "27 de 29".
 	ratioRe = regexp.MustCompile(`\b(\d+)\s*(?:/|of|out of|de|sur|von|su|em)\s*(\d+)\b`)
 	// passedCountRe: the harness's own "N passed, M failed", in prose or pasted.
+	// keyCountRe: a count written as a key and its number, as in JSON
+	// or YAML ("passed": 29).
+	keyCountRe = regexp.MustCompile(`"?\b(passed|failed|warnings|skipped)"?\s*[:=]\s*(\d+)`)
+	// passedAloneRe: "29 passed", "29 checks pass", without a failed count.
+	passedAloneRe = regexp.MustCompile(`\b(\d+)\s+(?:checks?\s+|tests?\s+)?(?:passed|pass|passing|passaram|pasaron|bestanden|reussis|superati|passati|geslaagd|zaliczon\w*)\b`)
 	passedCountRe = regexp.MustCompile(`\b(\d+)\s+passed,\s+(\d+)\s+failed\b`)
 	// stdioRe: the stdio transport.
 	stdioRe = regexp.MustCompile(`\bstdio\b|\bstd\s?i/?o\b|\bstandard (?:input|i/o|in)\b|\bstdin\b`)
