@@ -416,7 +416,7 @@ func failedWhere(run *Run, keep func(*Check) bool) []string {
 
 // valueLine is the first of a field's lines that carries its value.
 func valueLine(f *field) srcLine {
-	if _, v, _ := labelLine(f.Lines[0].Text); strings.TrimSpace(v) == "" && len(f.Lines) > 1 {
+	if _, v, _ := labelLine(lineView(f.Lines[0].Text)); strings.TrimSpace(v) == "" && len(f.Lines) > 1 {
 		return f.Lines[1]
 	}
 	return f.Lines[0]

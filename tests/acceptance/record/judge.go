@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -126,7 +127,7 @@ func CheckFile(path string, run *Run) (*Verdict, error) {
 	if long {
 		b = b[:maxRecord]
 	}
-	v := Judge(string(b), run)
+	v := judge(string(b), run, filepath.Dir(path))
 	v.File = path
 	if long {
 		v.Problems = append(v.Problems, Problem{Field: "COMPLETION.md", Why: fmt.Sprintf("longer than %d KiB: only its first %d KiB were read", maxRecord>>10, maxRecord>>10)})
@@ -141,17 +142,23 @@ const maxRecord = 256 << 10
 
 // Judge grades a record's text against run. With a nil run only Missing
 // and Incomplete can be decided; no claim is contradicted.
-func Judge(text string, run *Run) *Verdict {
+func Judge(text string, run *Run) *Verdict { return judge(text, run, "") }
+
+// judge grades a record whose "see README" may point into the learner's
+// folder dir ("" for none).
+func judge(text string, run *Run, dir string) *Verdict {
 	v := &Verdict{}
 	if strings.TrimSpace(text) == "" {
 		v.State = Missing
 		return v
 	}
 	p := parse(text)
-	v.Problems = completeness(p, run)
+	var review []Quoted
+	v.Problems, review = completeness(p, run, dir)
 	if run != nil {
 		readClaims(p, run, v)
 	}
+	v.Unread = append(review, v.Unread...)
 	v.UnreadLines = len(v.Unread)
 	switch {
 	case len(v.Contradictions) > 0:
@@ -176,9 +183,8 @@ func runYear(run *Run) (int, time.Time) {
 	return d.Year(), time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-func completeness(p parsed, run *Run) []Problem {
-	var out []Problem
-	year, day := runYear(run)
+func completeness(p parsed, run *Run, dir string) (out []Problem, review []Quoted) {
+	_, day := runYear(run)
 	for _, name := range fieldNames {
 		f, ok := p.fields[name]
 		switch {
@@ -192,34 +198,44 @@ func completeness(p parsed, run *Run) []Problem {
 			out = append(out, Problem{Field: name, Why: "still has a ___ blank", Line: f.Lines[0].N})
 			continue
 		}
+		if why := blankWhy(p, f, dir); why != "" {
+			out = append(out, Problem{Field: name, Why: why, Line: f.Lines[0].N})
+			continue
+		}
 		if name != fieldPassage {
 			continue
 		}
-		var missing []string
-		value := fold(f.Value)
-		if negativeStartRe.MatchString(value) || planRe.MatchString(value) && !passageMatchRe.MatchString(value) {
-			missing = append(missing, "says no person has checked it")
-		} else {
-			if ok, why := person(f.Value, namesAuthor(p, year), year); !ok {
-				missing = append(missing, why)
-			}
-			found, dates, _ := datesIn(f.Value, year)
-			if !found {
-				missing = append(missing, "gives no date")
-			} else if !day.IsZero() {
-				for _, ds := range dates {
-					if allAfter(ds, day) {
-						missing = append(missing, fmt.Sprintf("is dated %s, after the run on %s", ds[0].Format("2006-01-02"), day.Format("2006-01-02")))
-						break
-					}
-				}
-			}
-		}
-		if len(missing) > 0 {
-			out = append(out, Problem{Field: name, Why: strings.Join(missing, " and "), Line: f.Lines[0].N})
-		}
+		pr, q := passageCheck(p, f, day)
+		out, review = append(out, pr...), append(review, q...)
 	}
-	return out
+	return out, review
+}
+
+// passageCheck reads "Exact passage manually checked": a person and a
+// date are required; a date after the run, or long before it, is for a
+// person to read.
+func passageCheck(p parsed, f *field, day time.Time) ([]Problem, []Quoted) {
+	var missing []string
+	value := fold(f.Value)
+	if negativeStartRe.MatchString(value) || planRe.MatchString(value) && !passageMatchRe.MatchString(value) {
+		return []Problem{{Field: f.Name, Why: "says no person has checked it", Line: f.Lines[0].N}}, nil
+	}
+	ref := recordDate(p, day)
+	if ok, why := person(f.Value, namesAuthor(p, ref), ref); !ok {
+		missing = append(missing, why)
+	}
+	found, dates, _ := datesIn(f.Value, ref)
+	if !found {
+		missing = append(missing, "gives no date")
+	}
+	var review []Quoted
+	if why := dateDoubt(dates, day); why != "" && len(missing) == 0 {
+		review = append(review, Quoted{Field: f.Name, Line: f.Lines[0].N, Quote: strings.TrimSpace(f.Lines[0].Text), Why: why})
+	}
+	if len(missing) > 0 {
+		return []Problem{{Field: f.Name, Why: strings.Join(missing, " and "), Line: f.Lines[0].N}}, nil
+	}
+	return nil, review
 }
 
 func allAfter(ds []time.Time, day time.Time) bool {

@@ -138,7 +138,7 @@ var learnerRecords = []learnerRecord{
 		record: six("plain", "https://github.com/someone/notes-mcp", "passed", "@okafor-dev 2026-12-03", "stdio", "pending", "HTTP")},
 	{why: "an email address as the person", state: Consistent,
 		record: six("plain", "notes.py", "passed", "sam.o@example.org — Dec 2nd", "stdio", "pending", "HTTP")},
-	{why: "passage check dated after the run", state: Incomplete,
+	{why: "passage check dated after the run: a person reads it", state: Review, read: []int{5},
 		record: six("plain", "notes.py", "passed", "Sam Ortiz, 2026-12-09", "stdio", "pending", "HTTP")},
 	{why: "passage check dated before the run is fine", state: Consistent,
 		record: six("plain", "notes.py", "passed", "Sam Ortiz, November 28", "stdio", "pending", "HTTP")},
@@ -376,7 +376,7 @@ var learnerRecords = []learnerRecord{
 	{why: "the same table while the symlink check 17 failed: its PASS row is refuted", state: Contradicted,
 		record: "Source: s.py\nBoundary tests —\n  all pass on Linux; not tested on Windows\nManual check: ravi, 1 Dec\nClient: stdio\nIntegration: nein\nUnverified: HTTP\n\n## Acceptance tests\n| Test | Result | Notes |\n|------|--------|-------|\n| 1. sign-in | PASS | |\n| 4. traversal | FAIL | fixed later? |\n| 5. symlink | PASS | |\n",
 		failed: []string{"4", "17"}, refuted: []string{"3: 17", "14: 17"}},
-	{why: "a passage check dated with day and month only, written 12/28: after the run", state: Incomplete,
+	{why: "a passage check dated with day and month only, written 12/28: after the run, a person reads it", state: Review, read: []int{5},
 		record: six("plain", "s.py", "ran", "ravi 12/28", "stdio", "pending", "HTTP")},
 	{why: "a pasted PASS line refuted, and its count refuted by a second failure no line shows", state: Contradicted,
 		record: six("plain", "server.py", "see below", "Kofi Mensah 2026-12-03", "stdio", "pending", "HTTP") +

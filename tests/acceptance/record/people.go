@@ -46,7 +46,7 @@ var (
 		}
 		return strings.Join(names, "|")
 	}()
-	isoDateRe = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`)
+	isoDateRe = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t\d|\b)`)
 	numDateRe = regexp.MustCompile(`\b(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})\b`)
 	dotDateRe = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(?:\s|$|,)`)
 	// slashDateRe: "3/12" or "12/3" without a year, read both ways.
@@ -58,7 +58,11 @@ var (
 // datesIn finds the dates a text gives, as people write them. A date
 // without a year is read in year; a day-month-year written with numbers
 // may be read both ways (3/12 or 12/3), and both are returned.
-func datesIn(text string, year int) (found bool, dates [][]time.Time, rest string) {
+func datesIn(text string, ref time.Time) (found bool, dates [][]time.Time, rest string) {
+	year := 0
+	if !ref.IsZero() {
+		year = ref.Year()
+	}
 	t := fold(text)
 	add := func(y, m, d int, alt ...[3]int) {
 		var ds []time.Time
@@ -109,6 +113,12 @@ func datesIn(text string, year int) (found bool, dates [][]time.Time, rest strin
 		add(year, atoi(m[2]), atoi(m[1]), [3]int{year, atoi(m[1]), atoi(m[2])})
 	}
 	t = slashDateRe.ReplaceAllString(t, " ")
+	if rel, t2 := relativeDates(t, ref); len(rel) > 0 {
+		found, t = true, t2
+		for _, d := range rel {
+			dates = append(dates, []time.Time{d})
+		}
+	}
 	return found, dates, t
 }
 
@@ -152,11 +162,11 @@ func wordSet(s string) map[string]bool {
 
 // person says who the "manually checked" field names: ok when it names a
 // person; else why not (no one, or only a program).
-func person(text string, authorNamed bool, year int) (ok bool, why string) {
+func person(text string, authorNamed bool, ref time.Time) (ok bool, why string) {
 	if emailRe.MatchString(text) || handleRe.MatchString(text) {
 		return true, ""
 	}
-	_, _, t := datesIn(text, year)
+	_, _, t := datesIn(text, ref)
 	t = scriptRe.ReplaceAllString(t, " ")
 	programs := programRe.FindAllString(t, -1)
 	t = programRe.ReplaceAllString(t, " ")
@@ -182,7 +192,7 @@ func person(text string, authorNamed bool, year int) (ok bool, why string) {
 // namesAuthor reports whether the record names its author: an "Author:"
 // or "Name:" line (in any of the six languages), a signature, or a
 // heading "Completion record — Name".
-func namesAuthor(p parsed, year int) bool {
+func namesAuthor(p parsed, ref time.Time) bool {
 	for _, d := range p.lines {
 		if d.field != "" {
 			continue
@@ -205,7 +215,7 @@ func namesAuthor(p parsed, year int) bool {
 			who = append(who, m[1])
 		}
 		for _, w := range who {
-			if ok, _ := person(w, false, year); ok {
+			if ok, _ := person(w, false, ref); ok {
 				return true
 			}
 		}
