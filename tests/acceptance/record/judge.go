@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -140,6 +141,8 @@ func CheckFile(path string, run *Run) (*Verdict, error) {
 
 const maxRecord = 256 << 10
 
+const whyAbsent = "field absent"
+
 // Judge grades a record's text against run. With a nil run only Missing
 // and Incomplete can be decided; no claim is contradicted.
 func Judge(text string, run *Run) *Verdict { return judge(text, run, "") }
@@ -153,12 +156,24 @@ func judge(text string, run *Run, dir string) *Verdict {
 		return v
 	}
 	p := parse(text)
+	unlabelled, unknown := findUnlabelled(&p)
 	var review []Quoted
 	v.Problems, review = completeness(p, run, dir)
 	if run != nil {
 		readClaims(p, run, v)
 	}
-	v.Unread = append(review, v.Unread...)
+	if unknown {
+		// Fields the reader cannot find in a language it does not know
+		// are not known to be absent.
+		v.Problems = slices.DeleteFunc(v.Problems, func(pr Problem) bool { return pr.Why == whyAbsent })
+	}
+	v.Unread = append(append(unlabelled, review...), v.Unread...)
+	seen := map[int]bool{}
+	v.Unread = slices.DeleteFunc(v.Unread, func(q Quoted) bool {
+		dup := seen[q.Line]
+		seen[q.Line] = true
+		return dup
+	})
 	v.UnreadLines = len(v.Unread)
 	switch {
 	case len(v.Contradictions) > 0:
@@ -189,7 +204,7 @@ func completeness(p parsed, run *Run, dir string) (out []Problem, review []Quote
 		f, ok := p.fields[name]
 		switch {
 		case !ok:
-			out = append(out, Problem{Field: name, Why: "field absent"})
+			out = append(out, Problem{Field: name, Why: whyAbsent})
 			continue
 		case strings.TrimSpace(strings.Trim(f.Value, "_ ")) == "":
 			out = append(out, Problem{Field: name, Why: "empty or still ___", Line: f.Lines[0].N})
