@@ -90,24 +90,23 @@ func byOrder(p *parsed) []Quoted {
 // fromProse finds each missing field in the first sentence of prose
 // outside the fields that speaks of it.
 func fromProse(p *parsed) {
-	taken := map[int]bool{}
+	type at struct{ line, sentence int }
+	taken := map[at]bool{}
 	for _, cue := range proseCues {
 		if _, ok := p.fields[cue.field]; ok {
 			continue
 		}
+	lines:
 		for _, d := range p.lines {
-			if d.field != "" || d.kind != kindProse || taken[d.N] {
+			if d.field != "" || d.kind != kindProse {
 				continue
 			}
-			for _, s := range sentenceRe.Split(d.body, -1) {
-				if cue.re.MatchString(normalizeClause(fold(s))) {
+			for i, s := range sentenceRe.Split(d.body, -1) {
+				if !taken[at{d.N, i}] && cue.re.MatchString(fold(s)) {
 					p.fields[cue.field] = &field{Name: cue.field, Value: strings.TrimSpace(s), Lines: []srcLine{d.srcLine}}
-					taken[d.N] = true
-					break
+					taken[at{d.N, i}] = true
+					break lines
 				}
-			}
-			if taken[d.N] {
-				break
 			}
 		}
 	}

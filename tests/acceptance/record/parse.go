@@ -186,6 +186,12 @@ func lineBody(raw string) (string, int) {
 		num = smallNumber(m[2])
 	}
 	body := clean(raw[len(m[0]):])
+	if m[1] != "" && num == 0 {
+		// "- [x] 5 symlink": the number after the box.
+		if n := leadNumRe.FindStringSubmatch(body); n != nil {
+			num = smallNumber(n[1])
+		}
+	}
 	// A task-list box says done or not done.
 	switch m[1] {
 	case "x", "X":
@@ -245,8 +251,9 @@ func labelLine(raw string) (name, value string, ok bool) {
 }
 
 var (
-	numberRe = regexp.MustCompile(`^\d+[.)]\s+`)
-	markRe   = regexp.MustCompile(`^[^\p{L}\p{N}_\s(\[]+\s*`)
+	numberRe  = regexp.MustCompile(`^\d+[.)]\s+`)
+	leadNumRe = regexp.MustCompile(`^(\d)[.):]?\s`)
+	markRe    = regexp.MustCompile(`^[^\p{L}\p{N}_\s(\[]+\s*`)
 )
 
 // labelText recognises "label: value", "label — value" and a label alone.

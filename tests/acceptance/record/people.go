@@ -12,18 +12,18 @@ import (
 var months = func() map[string]int {
 	m := map[string]int{}
 	for n, names := range [][]string{
-		1:  {"january", "jan", "enero", "ene", "janvier", "janv", "januar", "janeiro", "gennaio"},
-		2:  {"february", "feb", "febrero", "fevrier", "fevr", "fev", "februar", "fevereiro", "febbraio"},
-		3:  {"march", "mar", "marzo", "mars", "marz", "marco"},
-		4:  {"april", "apr", "abril", "abr", "avril", "avr", "aprile"},
-		5:  {"may", "mayo", "mai", "maio", "maggio", "mag"},
-		6:  {"june", "jun", "junio", "juin", "juni", "junho", "giugno", "giu"},
-		7:  {"july", "jul", "julio", "juillet", "juil", "juli", "julho", "luglio", "lug"},
-		8:  {"august", "aug", "agosto", "ago", "aout"},
-		9:  {"september", "sep", "sept", "septiembre", "setiembre", "septembre", "setembro", "settembre"},
-		10: {"october", "oct", "octubre", "octobre", "oktober", "okt", "outubro", "ottobre", "ott"},
-		11: {"november", "nov", "noviembre", "novembre", "novembro"},
-		12: {"december", "dec", "diciembre", "dic", "decembre", "dezember", "dez", "dezembro", "dicembre"},
+		1:  {"january", "jan", "enero", "ene", "janvier", "janv", "januar", "janeiro", "gennaio", "januari", "styczen", "stycznia", "sty"},
+		2:  {"february", "feb", "febrero", "fevrier", "fevr", "fev", "februar", "fevereiro", "febbraio", "februari", "luty", "lutego", "lut"},
+		3:  {"march", "mar", "marzo", "mars", "marz", "marco", "maart", "maarta", "marzec", "marca"},
+		4:  {"april", "apr", "abril", "abr", "avril", "avr", "aprile", "kwiecien", "kwietnia", "kwi"},
+		5:  {"may", "mayo", "mai", "maio", "maggio", "mag", "mei", "maj", "maja"},
+		6:  {"june", "jun", "junio", "juin", "juni", "junho", "giugno", "giu", "czerwiec", "czerwca", "cze"},
+		7:  {"july", "jul", "julio", "juillet", "juil", "juli", "julho", "luglio", "lug", "lipiec", "lipca", "lip"},
+		8:  {"august", "aug", "agosto", "ago", "aout", "augustus", "sierpien", "sierpnia", "sie"},
+		9:  {"september", "sep", "sept", "septiembre", "setiembre", "septembre", "setembro", "settembre", "wrzesien", "wrzesnia", "wrz"},
+		10: {"october", "oct", "octubre", "octobre", "oktober", "okt", "outubro", "ottobre", "ott", "pazdziernik", "pazdziernika", "paz"},
+		11: {"november", "nov", "noviembre", "novembre", "novembro", "listopad", "listopada", "lis"},
+		12: {"december", "dec", "diciembre", "dic", "decembre", "dezember", "dez", "dezembro", "dicembre", "grudzien", "grudnia", "gru"},
 	} {
 		for _, name := range names {
 			m[name] = n
@@ -150,6 +150,8 @@ var notNames = wordSet(`yes no not none pending checked check compared compare m
 	ja von der die das mit gegen im am und geprueft geprüft gepruft verglichen manuell von hand datei text textstelle identisch heute gestern
 	sim por o os as com contra em do da e verificado conferido manualmente mao arquivo texto trecho passagem igual hoje ontem
 	si da il lo gli le con contro nel del e verificato controllato manualmente mano file testo passaggio uguale oggi ieri
+	ja nee door gecontroleerd vergeleken handmatig bestand tekst vandaag gisteren met op de het een en van
+	tak nie przez sprawdzone sprawdzil sprawdzila porownane recznie plik tekst dzisiaj wczoraj z na i w do
 	st nd rd th er completion record practice practice-notes workshop exercise optional build project notes-server`)
 
 func wordSet(s string) map[string]bool {

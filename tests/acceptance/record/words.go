@@ -31,12 +31,14 @@ var (
 	passRe = wordsRe(
 		"pass", "passes", "passed", "passing", "green", "ok", "okay", "works", "working", "worked", "succeed*", "success*",
 		"fine", "good", "correct", "correctly", "as expected", "confirmed", "handled", "rejected", "refused", "blocked", "denied",
-		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass",
+		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass", "came through", "got through", "behave", "behaves", "behaved",
 		"pasa", "pasan", "paso", "pasaron", "superad*", "aprobad*", "funciona*", "correcto", "correctamente", "exito*", "verde", "rechazad*", "bloquead*", "sin cambios",
 		"reussi*", "passe", "passent", "passes", "fonctionne*", "marche", "vert", "verts", "rejete*", "refuse*", "bloque*", "inchange*",
 		"bestanden", "erfolgreich", "funktioniert", "grun", "gruen", "korrekt", "abgelehnt", "blockiert", "verweigert", "klappt", "unverandert",
 		"passou", "passaram", "passam", "aprovad*", "correto", "corretamente", "sucesso", "rejeitad*", "inalterad*",
 		"superat*", "passat*", "passa", "passano", "corrett*", "riuscit*", "rifiutat*", "bloccat*", "invariat*",
+		"geslaagd", "slaagt", "slagen", "werkt", "groen", "geweigerd", "geblokkeerd", "afgewezen", "ongewijzigd", "goed",
+		"zaliczon*", "przeszl*", "przechodz*", "dziala", "zielon*", "odrzucon*", "zablokowan*", "niezmienion*", "poprawnie",
 	)
 	// passSymRe: marks that say the same.
 	passSymRe = regexp.MustCompile(`✅|✓|✔|☑|🟢|\[x\]`)
@@ -49,6 +51,8 @@ var (
 		"fehlgeschlagen", "gescheitert", "nicht bestanden", "schlagt fehl", "rot", "kaputt",
 		"falhou", "falharam", "falha", "falham", "nao passou", "nao passa", "quebrad*",
 		"fallit*", "fallisce", "falliscono", "non passa", "non passano", "non superat*", "rott*",
+		"mislukt", "faalt", "gefaald", "niet geslaagd", "kapot",
+		"nie przeszedl", "nie przeszl*", "nie przechodzi", "niezaliczon*", "bled", "blad", "oblal", "nie dziala",
 	)
 	failSymRe = regexp.MustCompile(`❌|✗|✘|🔴|⛔|\bx\b\s*$`)
 	// planRe: words that put something in the future or leave it open.
@@ -60,6 +64,8 @@ var (
 		"ausstehend", "geplant", "noch nicht", "spater", "offen", "nicht getestet",
 		"pendente", "planejad*", "ainda nao", "a fazer", "nao testad*",
 		"in sospeso", "da fare", "non ancora", "in attesa", "non testat*",
+		"gepland", "nog niet", "later", "in afwachting", "niet getest",
+		"planowan*", "jeszcze nie", "oczekuj*", "nie testowan*", "w toku",
 	)
 	// ownRe: the learner's own tests, which this run cannot refute.
 	ownRe = regexp.MustCompile(`\bunit[- ]?tests?\b|\bunittest\b|\bpytest\b|\bgo test\b|\bnpm (?:run )?test\b|\byarn test\b|\bpnpm test\b|\bjest\b|\bvitest\b|\bmocha\b|\bcargo test\b|\bdeno test\b|\bnode --test\b|` +
@@ -75,6 +81,8 @@ var (
 		"nie", "niemals", "kein*", "nichts", "ohne",
 		"nenhum*", "sem", "nao",
 		"mai", "nessun*", "niente", "nulla", "senza", "non",
+		"nooit", "geen", "niets", "zonder", "niet",
+		"nigdy", "zaden", "zadn*", "nic", "bez", "nie",
 	)
 	// negPassRe: a pass verb negated, which admits a failure.
 	negPassRe = regexp.MustCompile(`\b(?:not|never|no|didn't|did not|doesn't|does not|nicht|nao|non|pas)\s+(?:all\s+|yet\s+|fully\s+)?(?:pass|passed|passing|bestanden|passou|passato|passati|superat\w*|reussi)\b`)
@@ -109,9 +117,9 @@ var (
 
 // scope words: what a claim speaks for when it names no test.
 var (
-	acceptanceScopeRe = regexp.MustCompile(`\bacceptance\b|\baceptacion\b|\bacceptation\b|\babnahme\w*|\bakzeptanz\w*|\baceitacao\b|\baccettazione\b|\b8\s*/\s*8\b|\b8 (?:of|out of|de|sur|von|su|em) 8\b|\ball 8\b|\beight\b|\bocho\b|\bhuit\b|\bacht\b|\boito\b|\bthe 8 tests\b|\bspec(?:ification)?(?:'s)? tests\b`)
-	boundaryScopeRe   = regexp.MustCompile(`\bboundary\b|\bboundaries\b|\bsecurity\b|\blimites\b|\bfrontera\b|\bgrenz\w*|\bfronteira\b|\bconfine\b|\bsicurezza\b|\bseguridad\b|\bsecurite\b|\bsicherheit\w*|\bseguranca\b|\bsandbox\b|\baccess\b`)
-	allScopeRe        = regexp.MustCompile(`\ball\b|\bevery\w*|\ballpass\b|\btodos?\b|\btodas\b|\btout\b|\btous\b|\btoutes\b|\balle[s]?\b|\btudo\b|\btutt[ioe]\b`)
+	acceptanceScopeRe = regexp.MustCompile(`\bacceptance\b|\baceptacion\b|\bacceptation\b|\babnahme\w*|\bakzeptanz\w*|\baceitacao\b|\baccettazione\b|\bacceptatie\w*|\bakceptacyjn\w*|\b8\s*/\s*8\b|\b8 (?:of|out of|de|sur|von|su|em) 8\b|\ball 8\b|\beight\b|\bocho\b|\bhuit\b|\bacht\b|\boito\b|\bthe 8 tests\b|\bspec(?:ification)?(?:'s)? tests\b`)
+	boundaryScopeRe   = regexp.MustCompile(`\bboundary\b|\bboundaries\b|\bsecurity\b|\blimites\b|\bfrontera\b|\bgrenz\w*|\bfronteira\b|\bconfine\b|\bsicurezza\b|\bseguridad\b|\bsecurite\b|\bsicherheit\w*|\bgrens\w*|\bgranic\w*|\bseguranca\b|\bsandbox\b|\baccess\b`)
+	allScopeRe        = regexp.MustCompile(`\balle\b|\bwszystk\w*|\bwszystko\b|\ball\b|\bevery\w*|\ballpass\b|\btodos?\b|\btodas\b|\btout\b|\btous\b|\btoutes\b|\balle[s]?\b|\btudo\b|\btutt[ioe]\b`)
 )
 
 var firstPersonRe = regexp.MustCompile(`\b(?:i|we|my|our|yo|nosotros|je|j'ai|nous|ich|wir|eu|nos|io|noi|ik|wij|ja|my)\b`)
