@@ -61,7 +61,7 @@ var (
 	checkIDsRe   = regexp.MustCompile(`\bchecks?\s*(?:#|no\.?|nr\.?|n°)?\s*(\d+(?:\.\d+)?(?:\s*(?:,|/|&|and|y|et|und|e|or|-|to)\s*#?\d+(?:\.\d+)?)*)`)
 	subRangeRe   = regexp.MustCompile(`^(\d+)\.(\d+)\s*(?:-|to)\s*(\d+)\.(\d+)$`)
 	checkRangeRe = regexp.MustCompile(`^(\d+)\s*(?:-|to)\s*(\d+)$`)
-	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
+	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|testu|testy|toets|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
 	digitsRe     = regexp.MustCompile(`\d+(?:\.\d+)?`)
 	// everyCheckRe: words for every check even in "Boundary tests run":
 	// "all checks", "everything", "it all" and the singular "all" of the
@@ -82,7 +82,7 @@ var (
 	// exception words after which "the X" names a test; "but" and kin only
 	// when a test or count follows.
 	strictExceptRe = wordsRe("except", "except for", "excepting", "apart from", "other than", "besides", "all but", "save",
-		"excepto", "salvo", "menos", "sauf", "a part", "ausser", "bis auf", "exceto", "tranne", "eccetto")
+		"excepto", "salvo", "menos", "sauf", "a part", "ausser", "bis auf", "exceto", "tranne", "eccetto", "behalve", "oprocz", "z wyjatkiem")
 )
 
 // countWordIn returns the first count word of s ("one", "2", "uno"), or "".

@@ -68,7 +68,7 @@ func byOrder(p *parsed) []Quoted {
 		}
 		var cands []*docLine
 		for _, d := range p.lines[lo.n : hi.n-1] {
-			if d.field == "" && d.kind == kindProse && keyLineRe.MatchString(strings.TrimSpace(d.body)) && len(strings.Fields(keyLineRe.FindStringSubmatch(d.body)[1])) <= 6 {
+			if !d.label && d.kind == kindProse && keyLineRe.MatchString(strings.TrimSpace(d.body)) && len(strings.Fields(keyLineRe.FindStringSubmatch(d.body)[1])) <= 6 {
 				cands = append(cands, d)
 			}
 		}
@@ -78,6 +78,9 @@ func byOrder(p *parsed) []Quoted {
 		for j, d := range cands {
 			name := fieldNames[lo.field+1+j]
 			m := keyLineRe.FindStringSubmatch(strings.TrimSpace(d.body))
+			if d.field != "" {
+				cut(p, p.fields[d.field], d.N)
+			}
 			p.fields[name] = &field{Name: name, Value: clean(m[2]), Lines: []srcLine{d.srcLine}}
 			d.field, d.label, d.body = name, true, clean(m[2])
 			review = append(review, Quoted{Field: name, Line: d.N, Quote: strings.TrimSpace(d.Text),
@@ -130,4 +133,23 @@ func firstLine(p *parsed) int {
 		}
 	}
 	return 1
+}
+
+// cut ends a field before line n, which holds a field of its own.
+func cut(p *parsed, f *field, n int) {
+	var lines []srcLine
+	var parts []string
+	for _, l := range f.Lines {
+		if l.N >= n {
+			break
+		}
+		lines = append(lines, l)
+		parts = append(parts, p.lines[l.N-1].body)
+	}
+	for _, d := range p.lines[n-1:] {
+		if d.field == f.Name && !d.label {
+			d.field = ""
+		}
+	}
+	f.Lines, f.Value = lines, strings.TrimLeft(strings.Join(parts, "\n"), "\n")
 }

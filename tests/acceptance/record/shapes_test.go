@@ -208,6 +208,118 @@ var shapeRecords = []learnerRecord{
 	{why: "check 8.6 named as passing while it failed", state: Contradicted,
 		record: md("server.py", "checks 8.1 to 8.7 pass", "Kim Lee, 2026-12-01", "stdio", "pending", "HTTP"),
 		failed: []string{"8.6"}, refuted: []string{"4: 8.6"}},
+	// The rule, not the check: a claim about one rule of a check is
+	// refuted only by a finding of that rule.
+	{why: "'the big file one, the symlink one and the traversal one all behave' while check 6 failed on the big file", state: Contradicted,
+		record: md("server.py", "the big file one, the symlink one and the traversal one all behave", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"6"}, evidence: map[string]string{"6": "oversized.md (over 102400 bytes) was searched and named as a result"},
+		refuted: []string{"4: 6"}},
+	{why: "the same claim while check 6 failed on the long query only: the big file rule held", state: Consistent,
+		record: md("server.py", "the big file one, the symlink one and the traversal one all behave", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"6"}, evidence: map[string]string{"6": "201-character query was accepted (isError false)"}},
+	{why: "'the long query is refused' while check 6 failed on the long query", state: Contradicted,
+		record: md("server.py", "ran the harness; the long query is refused", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"6"}, evidence: map[string]string{"6": "201-character query was accepted (isError false)"},
+		refuted: []string{"4: 6"}},
+	{why: "'the long query is refused' while check 6 failed on the big file only", state: Consistent,
+		record: md("server.py", "ran the harness; the long query is refused", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"6"}, evidence: map[string]string{"6": "oversized.md (over 102400 bytes) was searched and named as a result"}},
+	{why: "a protocol revision claim refuted by 8.6", state: Contradicted,
+		record: md("server.py", "ran the harness", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP") +
+			"\nIt answers 2024-11-05 to a client that asks for 2024-11-05.\n",
+		failed: []string{"8.6"}, evidence: map[string]string{"8.6": `initialize asking for 2024-11-05 was answered with "2025-11-25"`},
+		refuted: []string{"10: 8.6"}},
+	{why: "the same protocol revision claim while only 8.3 failed", state: Consistent,
+		record: md("server.py", "ran the harness", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP") +
+			"\nIt answers 2024-11-05 to a client that asks for 2024-11-05.\n",
+		failed: []string{"8.3"}},
+	{why: "'exits when stdin closes' while check 8 failed on exactly that", state: Contradicted,
+		record: md("server.py", "ran the harness; the server exits when stdin closes ✅", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"8"}, evidence: map[string]string{"8": "process still running 5s after stdin closed; harness sent SIGTERM"},
+		refuted: []string{"4: 8"}},
+	{why: "'exits when stdin closes' while check 8 failed on tools/list: another rule of the check", state: Consistent,
+		record: md("server.py", "ran the harness; the server exits when stdin closes ✅", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"8"}, evidence: map[string]string{"8": "tools/list has no search_notes (tools: [])"}},
+	{why: "'logs go to stderr' while check 8 saw a reply with no id on stdout", state: Contradicted,
+		record: md("server.py", "ran the harness; clean stdout, logs go to stderr ✅", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"8"}, evidence: map[string]string{"8": "the server wrote a reply with no id (stdout line 3 of this process)"},
+		refuted: []string{"4: 8"}},
+	{why: "'hard links are rejected' while check 19 failed", state: Contradicted,
+		record: md("server.py", "hard links are rejected", "Lena Park, 2026-12-03", "stdio", "pending", "HTTP"),
+		failed: []string{"19"}, refuted: []string{"4: 19"}},
+
+	// Dates and people.
+	{why: "an ISO date with a time", state: Consistent,
+		record: md("server.py", "ran the harness", "Lena Park, 2026-12-03T14:00", "stdio", "pending", "HTTP")},
+	{why: "an ISO date with a time after a space and a zone", state: Consistent,
+		record: md("server.py", "ran the harness", "Lena Park, 2026-12-03 14:00 UTC", "stdio", "pending", "HTTP")},
+	{why: "'yesterday' in a record dated 3 December", state: Consistent,
+		record: "Date: 2026-12-03\n\n" + md("server.py", "ran the harness", "Lena Park, yesterday", "stdio", "pending", "HTTP")},
+	{why: "'yesterday' in a record with no date of its own: the day before the run", state: Consistent,
+		record: md("server.py", "ran the harness", "Lena Park, yesterday", "stdio", "pending", "HTTP")},
+	{why: "a weekday, resolved against the record's date", state: Consistent,
+		record: "Date: 3 December 2026\n\n" + md("server.py", "ran the harness", "checked by Lena Park on Monday", "stdio", "pending", "HTTP")},
+	{why: "3/12 without a year", state: Consistent,
+		record: md("server.py", "ran the harness", "Lena Park 3/12", "stdio", "pending", "HTTP")},
+	{why: "3 Dec", state: Consistent,
+		record: md("server.py", "ran the harness", "Lena Park, 3 Dec", "stdio", "pending", "HTTP")},
+	{why: "a date in the future: a person reads it", state: Review, read: []int{5},
+		record: md("server.py", "ran the harness", "Lena Park, 2027-01-15", "stdio", "pending", "HTTP")},
+	{why: "a date long before the workshop: a person reads it", state: Review, read: []int{5},
+		record: md("server.py", "ran the harness", "Lena Park, 2025-06-01", "stdio", "pending", "HTTP")},
+	{why: "a team is people", state: Consistent,
+		record: md("server.py", "ran the harness", "Team Falcon, 2026-12-02", "stdio", "pending", "HTTP")},
+	{why: "a team named with its members", state: Consistent,
+		record: md("server.py", "ran the harness", "our team (Ana and Ben), 2 Dec", "stdio", "pending", "HTTP")},
+	{why: "a date and no one", state: Incomplete,
+		record: md("server.py", "ran the harness", "checked on 2026-12-02", "stdio", "pending", "HTTP")},
+
+	// Languages: Dutch, Polish, Japanese, Russian, and more of the five.
+	{why: "Dutch labels and claims, honest", state: Consistent,
+		record: "Serverbroncode: server.py\nGrenstests uitgevoerd: alle acceptatietests geslaagd\nHandmatige controle: Sanne de Vries, 2 december 2026\nClient en transport: Claude Desktop, stdio\nIntegratie: in afwachting\nNiet geverifieerd: HTTP\n"},
+	{why: "Dutch: all acceptance tests passed while check 4 failed", state: Contradicted,
+		record: "Serverbroncode: server.py\nGrenstests uitgevoerd: alle acceptatietests geslaagd\nHandmatige controle: Sanne de Vries, 2 december 2026\nClient en transport: stdio\nIntegratie: in afwachting\nNiet geverifieerd: HTTP\n",
+		failed: []string{"4"}, refuted: []string{"2: 4"}},
+	{why: "Dutch: all passed except test 5, and only check 17 failed", state: Consistent,
+		record: "Serverbroncode: server.py\nGrenstests: alles geslaagd behalve test 5\nHandmatige controle: Sanne de Vries, 2 december\nClient en transport: stdio\nIntegratie: in afwachting\nNiet geverifieerd: HTTP\n",
+		failed: []string{"17"}},
+	{why: "Dutch: test 6 admitted failing", state: Consistent,
+		record: "Serverbroncode: server.py\nGrenstests: test 6 mislukt, de rest geslaagd\nHandmatige controle: Sanne de Vries, 2 december\nClient en transport: stdio\nIntegratie: in afwachting\nNiet geverifieerd: HTTP\n",
+		failed: []string{"6"}},
+	{why: "Polish labels and claims, honest", state: Consistent,
+		record: "Kod źródłowy serwera: server.py\nTesty granic: wszystkie testy akceptacyjne zaliczone\nRęczna weryfikacja: Jan Kowalski, 2 grudnia 2026\nKlient i transport: stdio\nIntegracja: w toku\nNiezweryfikowane: HTTP\n"},
+	{why: "Polish: all acceptance tests passed while check 5 failed", state: Contradicted,
+		record: "Kod źródłowy serwera: server.py\nTesty granic: wszystkie testy akceptacyjne zaliczone\nRęczna weryfikacja: Jan Kowalski, 2 grudnia 2026\nKlient i transport: stdio\nIntegracja: w toku\nNiezweryfikowane: HTTP\n",
+		failed: []string{"5"}, refuted: []string{"2: 5"}},
+	{why: "Polish: all passed except test 5, and check 18 failed", state: Consistent,
+		record: "Kod źródłowy serwera: server.py\nTesty granic: wszystkie zaliczone oprócz testu 5\nRęczna weryfikacja: Jan Kowalski, 2 grudnia\nKlient i transport: stdio\nIntegracja: w toku\nNiezweryfikowane: HTTP\n",
+		failed: []string{"18"}},
+	{why: "Polish: the symlink test admitted failing", state: Consistent,
+		record: "Kod źródłowy serwera: server.py\nTesty granic: test 5 nie przeszedł\nRęczna weryfikacja: Jan Kowalski, 2 grudnia\nKlient i transport: stdio\nIntegracja: w toku\nNiezweryfikowane: HTTP\n",
+		failed: []string{"5"}},
+	{why: "Japanese labels the reader does not know: fields by order, a person reads them", state: Review, read: []int{1, 2, 3, 4, 5, 6},
+		record: "サーバーのソース: server.py\n境界テスト: すべて合格\n手動確認: 田中, 2026-12-02\nクライアントとトランスポート: stdio\n統合: 保留\n未検証: HTTP\n"},
+	{why: "Japanese prose with no field the reader can find: a person reads it", state: Review, read: []int{1},
+		record: "サーバーは server.py にあります。\n受け入れテストはすべて合格しました。\n田中が12月2日に確認しました。\n"},
+	{why: "Russian labels the reader does not know: fields by order, a person reads them", state: Review, read: []int{3, 4, 5, 6, 7, 8},
+		record: "# Отчёт\n\nИсходный код сервера: server.py\nГраничные тесты: все прошли\nПроверка фрагмента: Иван Петров, 2026-12-02\nКлиент и транспорт: stdio\nИнтеграция: в ожидании\nНепроверенное поведение: HTTP\n"},
+	{why: "Russian prose with no field the reader can find: a person reads it", state: Review, read: []int{1},
+		record: "Сервер написан на Python.\nВсе тесты прошли успешно.\nПроверил Иван Петров.\n"},
+	{why: "one unknown label between known ones is read by the specification's order", state: Review, read: []int{2},
+		record: "Server source created: s.py\nPlumbing: ran the harness\nExact passage manually checked: Kim Lee, 2026-12-01\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n"},
+	{why: "Portuguese throughout, the failure it admits is the run's", state: Consistent,
+		record: "Fonte do servidor: servidor.py\nTestes de limite: 28 passaram, 1 falhou: o teste 6 (arquivo muito grande)\nVerificação manual: Ana Souza, 2 de dezembro\nCliente e transporte: stdio\nIntegração: pendente\nNão verificado: HTTP\n",
+		failed: []string{"20"}},
+	{why: "Spanish: a symlink claim refuted by check 17", state: Contradicted,
+		record: "Fuente del servidor: s.py\nPruebas de límites: los enlaces simbólicos se rechazan ✅\nVerificación manual: Lucía Gómez, 2 de diciembre\nCliente: stdio\nIntegración: pendiente\nNo verificado: HTTP\n",
+		failed: []string{"17"}, refuted: []string{"2: 17"}},
+	{why: "French: ISO date with a time and 'tous les tests d'acceptation réussis'", state: Consistent,
+		record: "Source du serveur : serveur.js\nTests de limites : tous les tests d'acceptation réussis\nVérification manuelle : Camille Martin, 2026-12-02T09:30\nClient et transport : stdio\nIntégration démontrée : en attente\nComportement non vérifié : HTTP\n"},
+	{why: "German: 'gestern' in a record dated 3.12.2026", state: Consistent,
+		record: "Datum: 3.12.2026\n\nServerquelle: s.py\nGrenztests: alle bestanden\nManuelle Prüfung: Jonas Becker, gestern\nClient: stdio\nIntegration: ausstehend\nNicht geprüft: HTTP\n"},
+	{why: "Italian: 'tutti i test di accettazione superati' while check 3 failed", state: Contradicted,
+		record: "Sorgente del server: server.py\nTest dei limiti: tutti i test di accettazione superati\nVerifica manuale: Giulia Rossi, 2 dicembre\nClient e trasporto: stdio\nIntegrazione: in sospeso\nNon verificato: HTTP\n",
+		failed: []string{"3"}, refuted: []string{"2: 3"}},
 }
 
 func TestShapeRecords(t *testing.T) {
@@ -216,3 +328,24 @@ func TestShapeRecords(t *testing.T) {
 	}
 }
 
+// The table of records is large enough to speak for the reader, and the
+// reader leaves at most one record in ten to a person.
+func TestRecordTable(t *testing.T) {
+	all := append(append([]learnerRecord(nil), learnerRecords...), shapeRecords...)
+	if len(all) < 200 {
+		t.Errorf("%d records in the table; it is meant to hold at least 200", len(all))
+	}
+	review := 0
+	for _, lr := range all {
+		if lr.state == Review {
+			review++
+			if len(lr.read) == 0 {
+				t.Errorf("%q: a record for review names no line to read", lr.why)
+			}
+		}
+	}
+	if review*10 > len(all) {
+		t.Errorf("%d of %d records for review: more than one in ten", review, len(all))
+	}
+	t.Logf("%d records, %d for review", len(all), review)
+}

@@ -31,7 +31,7 @@ var (
 	passRe = wordsRe(
 		"pass", "passes", "passed", "passing", "green", "ok", "okay", "works", "working", "worked", "succeed*", "success*",
 		"fine", "good", "correct", "correctly", "as expected", "confirmed", "handled", "rejected", "refused", "blocked", "denied",
-		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass", "came through", "got through", "behave", "behaves", "behaved",
+		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass", "came through", "got through", "answers", "answered", "responds", "replies with", "behave", "behaves", "behaved",
 		"pasa", "pasan", "paso", "pasaron", "superad*", "aprobad*", "funciona*", "correcto", "correctamente", "exito*", "verde", "rechazad*", "bloquead*", "sin cambios",
 		"reussi*", "passe", "passent", "passes", "fonctionne*", "marche", "vert", "verts", "rejete*", "refuse*", "bloque*", "inchange*",
 		"bestanden", "erfolgreich", "funktioniert", "grun", "gruen", "korrekt", "abgelehnt", "blockiert", "verweigert", "klappt", "unverandert",
@@ -90,6 +90,7 @@ var (
 	exceptRe = wordsRe(
 		"except", "except for", "excepting", "apart from", "other than", "besides", "but", "all but", "save",
 		"excepto", "salvo", "menos", "pero", "sauf", "a part", "mais", "ausser", "bis auf", "aber", "exceto", "mas", "tranne", "eccetto", "ma",
+		"behalve", "maar", "oprocz", "z wyjatkiem", "ale",
 	)
 	// noFailRe: "0 failed" and its kin say the same as "all passed".
 	noFailRe = regexp.MustCompile(`\b(?:0|zero|no|none|nothing|ningun[oa]?|aucun[e]?|kein[e]?|nenhum[a]?|nessun[oa]?)\s+(?:checks?\s+|tests?\s+|pruebas?\s+|testes?\s+)?(?:failed|failures?|fails|failing|fallos?|fallaron|echecs?|echoue|fehler|fehlgeschlagen|falhas?|falharam|fallit[io])\b|\bnone\s+failed\b|\bnothing\s+failed\b`)
