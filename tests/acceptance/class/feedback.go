@@ -253,8 +253,10 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 				also = " (see also " + checks.CheckWords(mdInlineAll(c.See)) + ")"
 			}
 			p("but check %s failed%s:\n\n%s\n", mdInline(c.Check), also, mdFence(c.Evidence))
-		default:
+		case len(c.See) > 0:
 			p("but this run failed %s: see above.\n\n", checks.CheckWords(mdInlineAll(c.See)))
+		default:
+			p("but %s.\n\n", mdInline(c.Evidence))
 		}
 	}
 	for _, pr := range v.Problems {

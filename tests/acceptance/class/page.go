@@ -96,7 +96,7 @@ dd { margin: 0 0 0.25em 3em; }
 {{if .Contradictions}}<ul>
 {{range .Contradictions}}<li>Line {{.Line}} claims {{.Claim}}:
 <pre>{{.Quote}}</pre>
-<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{end}}</p>
+<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else if .See}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{else}}but {{.Evidence}}.{{end}}</p>
 {{if and .Check (not .NoStart)}}<pre>{{.Evidence}}</pre>
 {{end}}</li>
 {{end}}</ul>

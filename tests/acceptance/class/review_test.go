@@ -36,3 +36,31 @@ func TestReviewRecord(t *testing.T) {
 		}
 	}
 }
+
+// A count no run could bear out is contradicted by itself, with no check:
+// every output gives the reason instead of a check's evidence.
+func TestImpossibleCount(t *testing.T) {
+	rec := strings.Replace(honest, "9 passed, 0 failed", "10 of 9 checks passed", 1)
+	r := result(t, "eli", "python3 server.py {root}", contractRun("python3 server.py {root}", "process group only"), rec)
+	if r.Record.State != record.Contradicted {
+		t.Fatalf("state %s, want contradicted: %+v", r.Record.State, r.Record)
+	}
+	out := filepath.Join(t.TempDir(), "grades")
+	if err := WriteAll(out, []*Result{r}); err != nil {
+		t.Fatal(err)
+	}
+	const why = "10 is more than 9: no run can show it"
+	for file, want := range map[string]string{
+		"eli.md":     "Contradicted: line 2 of `COMPLETION.md` claims 10 of 9 passed:\n\n````text\nBoundary tests run: 10 of 9 checks passed\n````\n\nbut " + why + ".\n",
+		"index.html": "<p>but " + why + ".</p>",
+	} {
+		if got := readFile(t, filepath.Join(out, file)); !strings.Contains(got, want) {
+			t.Errorf("%s lacks %q:\n%s", file, want, got)
+		}
+	}
+	var term strings.Builder
+	WriteRecordCheck(&term, r)
+	if want := "    but " + why + "\n"; !strings.Contains(term.String(), want) {
+		t.Errorf("terminal output lacks %q:\n%s", want, term.String())
+	}
+}

@@ -328,7 +328,7 @@ func (r *reading) scopeClaim(main, field string) {
 			continue
 		case a > b:
 			r.kind, r.ratioA, r.ratioB = readImpossible, a, b
-			r.why = fmt.Sprintf("%d of %d: more passed than there were", a, b)
+			r.why = fmt.Sprintf("%d is more than %d: no run can show it", a, b)
 			return
 		}
 		pos = true
@@ -418,7 +418,7 @@ func (r reading) claimWords() string {
 	var s string
 	switch {
 	case r.kind == readImpossible:
-		return r.why
+		return strconv.Itoa(r.ratioA) + " of " + strconv.Itoa(r.ratioB) + " passed"
 	case r.passedN > 0:
 		return strconv.Itoa(r.passedN) + " checks passed"
 	case r.hasCount:

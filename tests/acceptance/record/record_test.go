@@ -417,3 +417,28 @@ func TestCompareIDs(t *testing.T) {
 }
 
 func TestMain(m *testing.M) { os.Exit(m.Run()) }
+
+// "see README" is filled when the learner's folder holds a README, and
+// blank when it does not.
+func TestSeeReadme(t *testing.T) {
+	text := fill("see README", "stdio", "pending")
+	for _, tt := range []struct {
+		readme bool
+		want   State
+	}{{true, Consistent}, {false, Incomplete}} {
+		dir := t.TempDir()
+		if tt.readme {
+			if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("8/8 passed\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		path := filepath.Join(dir, "COMPLETION.md")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		v, err := CheckFile(path, runWith())
+		if err != nil || v.State != tt.want {
+			t.Errorf("README in the folder %v: %+v, %v; want %s", tt.readme, v, err, tt.want)
+		}
+	}
+}
