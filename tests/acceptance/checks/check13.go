@@ -110,5 +110,5 @@ var check13 = &Check{
 	},
 	Test:    4,
 	Says:    `\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bpath argument\b|` + saysTraversal,
-	Forbids: forbidsOutside + `|\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)`,
+	Forbids: forbidsOutside + `|\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)\b`,
 }
