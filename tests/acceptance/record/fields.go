@@ -63,7 +63,7 @@ func byOrder(p *parsed) []Quoted {
 	var review []Quoted
 	for i := 0; i+1 < len(anchors); i++ {
 		lo, hi := anchors[i], anchors[i+1]
-		if hi.n < lo.n || hi.field-lo.field < 2 {
+		if hi.n-1 < lo.n || hi.field-lo.field < 2 {
 			continue
 		}
 		var cands []*docLine
