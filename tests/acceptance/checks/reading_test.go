@@ -178,3 +178,29 @@ func TestJudgeN2Presentation(t *testing.T) {
 		})
 	}
 }
+
+// TestReadingSkipWords: a line says a file was skipped by its words, never
+// by the file's name: "binary" or "symlink" in a name is no skip note.
+func TestReadingSkipWords(t *testing.T) {
+	tests := []struct {
+		line             string
+		results, skipped []string
+	}{
+		{"traps/binary-note.md:3: trapmark-1 sits among the traps", []string{"traps/binary-note.md"}, nil},
+		{"symlink-notes.md (N4): a passage", []string{"symlink-notes.md"}, nil},
+		{"skipped traps/binary-note.md: binary file", nil, []string{"traps/binary-note.md"}},
+		{"traps/binary-note.md is not UTF-8 text; not searched", nil, []string{"traps/binary-note.md"}},
+		{"cannot read traps/locked-note.md: permission denied", nil, []string{"traps/locked-note.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			rd := ReadResult(textResult(tt.line), "trapmark-1", nil)
+			if diff := cmp.Diff(tt.results, rd.Results); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.skipped, rd.Skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -69,4 +71,51 @@ func TestLeakRule(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLeakRuleBinaryTrap: a binary trap named as a result, its bytes
+// quoted with U+FFFD, is one finding, check 20's; a passage credited to
+// an ordinary note that holds a U+FFFD the note does not is still check
+// 1's.
+func TestLeakRuleBinaryTrap(t *testing.T) {
+	binary := "\x00\xff\xfe\x00binary trapmark-1 \xc3\x28\x00\x01\x02\n"
+	lenient := strings.TrimSuffix(string([]rune(binary)), "\n") // each invalid byte a U+FFFD
+	search := func(file, passage string) Output {
+		result := `{"content":[{"type":"text","text":` + jsonQuote(t, jsonQuote(t, map[string]string{"file": file, "passage": passage})) + `}]}`
+		return Output{Checks: []string{"20"}, Shown: []Shown{{Check: "20", Step: "exchange 1", Label: "tools/call search_notes", Tool: "search_notes", Query: "trapmark-1", Result: result, Sent: []string{"trapmark-1"}}},
+			Files: map[string]string{"traps/binary-note.md": binary, "a.md": binary}}
+	}
+	tests := []struct {
+		name string
+		out  Output
+		want []string
+	}{
+		{"the binary trap quoted with U+FFFD", search("traps/binary-note.md", lenient),
+			[]string{"20 trap traps/binary-note.md in the reply to tools/call search_notes"}},
+		{"an ordinary note quoted with U+FFFD", search("a.md", lenient),
+			[]string{"1 altered passage in the reply to tools/call search_notes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := leakTestFacts(tt.out)
+			f.Notes.Entries = []string{"a.md", "traps", "traps/binary-note.md"}
+			var got []string
+			for _, s := range LeakRule().Judge(f).Sightings {
+				got = append(got, s.Owner.ID+" "+s.Key+" in "+s.Where)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// jsonQuote is v as JSON: a string as a JSON string literal.
+func jsonQuote(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
