@@ -283,13 +283,14 @@ func (rd *Reading) readProse(text string) {
 	for _, line := range strings.Split(text, "\n") {
 		names := fileNames(line)
 		// The words say a file was skipped, not the names: a result line
-		// for traps/binary-note.md is a result.
+		// for traps/binary-note.md is a result. A refusal (isError) names
+		// what it refused, often the caller's own argument, never a result.
 		words := line
 		for _, name := range names {
 			words = strings.ReplaceAll(words, name, " ")
 		}
 		for _, name := range names {
-			if skipWordsRe.MatchString(words) {
+			if rd.IsError || skipWordsRe.MatchString(words) {
 				rd.Skipped = AppendNew(rd.Skipped, name)
 			} else {
 				rd.Results = AppendNew(rd.Results, name)

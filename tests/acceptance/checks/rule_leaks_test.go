@@ -119,3 +119,35 @@ func jsonQuote(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// TestLeakRuleRefusalEcho: a refusal that echoes the caller's argument
+// names no result; a reply that is no refusal and names the outside file,
+// or a refusal that shows its words, is still a leak.
+func TestLeakRuleRefusalEcho(t *testing.T) {
+	call := func(isError bool, text string) Output {
+		result := `{"content":[{"type":"text","text":` + jsonQuote(t, text) + `}],"isError":` + jsonQuote(t, isError) + `}`
+		return Output{Checks: []string{"4"}, Shown: []Shown{{Check: "4", Step: "search_notes action, probe 2", Label: "tools/call search_notes", Tool: "search_notes",
+			Query: "outsidemark-aa", Result: result, Sent: []string{"../outside.md", "outsidemark-aa"}}}}
+	}
+	tests := []struct {
+		name string
+		out  Output
+		want []string
+	}{
+		{"unknown action echoed", call(true, "unknown action: ../outside.md"), nil},
+		{"the argument echoed in a refusal with quotes", call(true, "Error: “../outside.md” is not a folder of the root"), nil},
+		{"a result naming the outside file", call(false, "../outside.md:1: outsidemark-aa"), []string{"4 result outside ../outside.md"}},
+		{"a refusal that shows the file's words", call(true, "unknown action: ../outside.md (0123456789ab)"), []string{"4 text of outside.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range LeakRule().Judge(leakTestFacts(tt.out)).Sightings {
+				got = append(got, s.Owner.ID+" "+s.Key)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
