@@ -413,8 +413,10 @@ func maskEcho(text, query string) string {
 	return strings.Join(lines, "\n")
 }
 
-// headingRestRe is what a line naming a result may hold besides the name.
-var headingRestRe = regexp.MustCompile(`(?i)^[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*(?:(?:N\d+|lines?|L)[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*)*$`)
+// headingRestRe is what a line naming a result may hold besides the name:
+// markup, a note ID, a line number. Quotation marks are not markup: the
+// name in quotes, of any kind, is the query echoed.
+var headingRestRe = regexp.MustCompile(`(?i)^[\s\x00#>*_\-+.:|()\[\]` + "`" + `0-9,]*(?:(?:N\d+|lines?|L)[\s\x00#>*_\-+.:|()\[\]` + "`" + `0-9,]*)*$`)
 
 func fileOf(m map[string]any, query string) string {
 	best := ""

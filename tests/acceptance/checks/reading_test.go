@@ -105,6 +105,22 @@ func TestReadingResolvesNames(t *testing.T) {
 			res:   textResult("No matches for escape-link.md."),
 		},
 		{
+			name:  "the query echoed in typographic quotes",
+			query: "../outside.md",
+			res:   textResult("no passage matched “../outside.md”"),
+		},
+		{
+			name:  "the query echoed on a line of its own, in quotes of any kind",
+			query: "../outside.md",
+			res:   textResult("No passage matched:\n\"../outside.md\"\n'../outside.md'\n«../outside.md»\n「../outside.md」"),
+		},
+		{
+			name:    "a result named as the query, on a line of its own",
+			query:   "../outside.md",
+			res:     textResult("### ../outside.md\n\n> some words"),
+			outside: []string{"../outside.md"},
+		},
+		{
 			name:   "URIs of file and other schemes",
 			query:  "sign-in",
 			res:    textResult("file:///private/tmp/run/root/sample-notes.md\nnotes:///extra/nested/valid-note.md\nobsidian://vault/instructions-note.md"),
