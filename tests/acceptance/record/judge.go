@@ -74,10 +74,13 @@ type Verdict struct {
 	File           string          `json:"file"`
 	Problems       []Problem       `json:"problems,omitempty"`
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
-	// Unread are the claim lines the reader could not read (a claim that
-	// names no test, an exception that names none, a behaviour no check
-	// observes): never counted as consistent, they are quoted for a person
-	// to read. UnreadLines is their number.
+	// Unread are the lines the reader did not understand, each with why:
+	// a claim that names no test, an exception that names none, a
+	// behaviour no check observes, a field found only by the
+	// specification's order, a record in a language it does not read, a
+	// passage check dated after the run or long before it. Never counted
+	// as consistent, they are quoted for a person to read (the Review
+	// state). UnreadLines is their number.
 	Unread      []Quoted `json:"unread,omitempty"`
 	UnreadLines int      `json:"unreadLines"`
 	// OwnTests are lines about the learner's own tests, which this run
