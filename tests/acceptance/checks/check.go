@@ -188,6 +188,10 @@ type Facts struct {
 	// Files holds every entry under the run's temp folder before the
 	// first server process started and after the last one ended.
 	Files *FileFacts `json:"files,omitempty"`
+	// OtherFiles holds the same for the fresh copy of the fixtures the
+	// process of other tools ran on, before it started and after it
+	// ended; nil when there was no such process.
+	OtherFiles *FileFacts `json:"otherFiles,omitempty"`
 	// Calls counts the requests of the run, Answered those answered.
 	Calls    int `json:"calls,omitempty"`
 	Answered int `json:"answered,omitempty"`

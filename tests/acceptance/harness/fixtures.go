@@ -168,6 +168,14 @@ func buildLayout(practiceData string, seed [32]byte) (*layout, error) {
 	if err != nil {
 		return nil, err
 	}
+	return plantLayout(base, practiceData, seed)
+}
+
+// plantLayout fills the empty folder base with the fixtures buildLayout
+// describes: planted again in the same folder with the same seed, they
+// are the same files, links and words.
+func plantLayout(base, practiceData string, seed [32]byte) (*layout, error) {
+	var err error
 	// A server running as a uid of its own must reach the fixtures.
 	if err := os.Chmod(base, 0o755); err != nil {
 		return nil, err

@@ -107,6 +107,10 @@ type runner struct {
 	// other tools; otherTools is set once a process declared such a tool.
 	waiting    []*waiting
 	otherTools bool
+	// inOtherTools is set while the process of other tools runs, on the
+	// fresh copy of the fixtures whose states otherFiles holds.
+	inOtherTools bool
+	otherFiles   *checks.FileFacts
 	// notStarted is set once a server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
@@ -360,6 +364,9 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 // processDirs makes the fresh HOME and TMPDIR of the next server process.
 func (r *runner) processDirs(id string) (home, tmp string, err error) {
 	r.dirs++
+	if r.inOtherTools {
+		return r.sb.ProcessDirs(fmt.Sprintf("%02d-other-tools-check-%s", r.dirs, id))
+	}
 	return r.sb.ProcessDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
 }
 
