@@ -43,8 +43,8 @@ type Check struct {
 	// Probe sends the check's requests; it reads the facts only for the
 	// fixtures' names and markers. It may adapt to earlier replies but
 	// never judges them; it returns false when the server can take no
-	// further request. Nil for a check that judges another's exchanges,
-	// and while the harness still probes the check itself.
+	// further request. Nil for a check that sends nothing: it judges what
+	// other checks' processes did (7, 16) or their exchanges (8.6, 8.7).
 	Probe func(Wire, *Facts) bool
 	// Tools sends the check's calls to the tools besides search_notes.
 	// The harness runs it in a process of its own after the search
@@ -53,8 +53,7 @@ type Check struct {
 	// other tool.
 	Tools func(Wire, *Facts) bool
 	// Judge turns the recorded exchanges and the fixture facts into
-	// findings. Nil while the check is still judged inside the harness,
-	// in the same code that sends its requests.
+	// findings; every check has one (TestCatalogBothWays).
 	Judge func(*Facts) Verdict
 }
 

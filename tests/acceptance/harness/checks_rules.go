@@ -7,8 +7,10 @@ import (
 	"practice-notes/tests/acceptance/checks"
 )
 
-// This file holds the checks for the rules of the specification's "One
-// tool" and "Access boundary" sections beyond its eight acceptance tests.
+// This file gathers the facts of the checks that are not a probe's
+// exchanges alone: what every process left in its HOME and TMPDIR
+// (check 16), and the traps planted around the processes of checks 20
+// and 22.
 
 // check16 judges what every process left in its HOME and TMPDIR.
 func (r *runner) check16() {
