@@ -31,12 +31,18 @@ type Check struct {
 	// Fixtures names the fixtures the check plants and owns: a leak of
 	// one of them breaks this check's rule, wherever it is seen.
 	Fixtures []string
-	// NeedsSignIn hands the judge check 1's search for sign-in
-	// (Facts.SignIn), to compare with.
-	NeedsSignIn bool
-	// GivesSignIn marks check 1, whose search for sign-in (step SignIn)
-	// is the one NeedsSignIn hands on.
-	GivesSignIn bool
+	// Requires names the checks whose Result the judge reads, as a
+	// go/analysis Analyzer names the analyzers it requires: the schedule
+	// runs each of them first (TestScheduleKeepsRequirements), and the
+	// harness hands their results on (Facts.SignIn).
+	Requires []*Check
+	// Result names the step whose exchange this check hands on to the
+	// checks that require it; "" for a check that hands on nothing.
+	Result string
+	// Process says which process the check's probe runs in, from which
+	// the schedule is derived (schedule.go); the zero value is a process
+	// shared with the checks around it.
+	Process StageKind
 	// Warns makes every finding of the check, and every leak of its
 	// fixtures, a warning: the specification does not name its rule.
 	Warns bool
@@ -156,7 +162,8 @@ type Facts struct {
 	Resources bool `json:"resources,omitempty"`
 	// Notes are the root's notes as the judges read them.
 	Notes *Notes `json:"notes,omitempty"`
-	// SignIn is check 1's search for sign-in, in its own process, for
+	// SignIn is the Result of the check this one Requires: check 1's
+	// search for sign-in, in its own process, for
 	// a check that compares with it; nil if check 1 sent none.
 	SignIn *Exchange `json:"signIn,omitempty"`
 	// Truth is the specification's answer to every search the check sent,

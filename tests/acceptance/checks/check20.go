@@ -14,7 +14,8 @@ var check20 = &Check{
 	Hint:     "Before reading, lstat each entry and read only regular files (skip FIFOs, directories, sockets and broken links); skip files that are not valid UTF-8 text.",
 	Fixtures: []string{"pipe-note.md", "folder.md", "dangling-note.md", "binary-note.md", TrapPhrase},
 	// Compares sign-in, with the traps present, with check 1's search.
-	NeedsSignIn: true,
+	Requires: []*Check{check1},
+	Process:  Traps,
 	Probe: func(w Wire, f *Facts) bool {
 		search(w, SignIn, SignIn)
 		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)

@@ -3,6 +3,8 @@ package checks
 import (
 	"slices"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 )
 
 // TestScheduleRunsEveryCheckOnce: every check but those that judge the
@@ -12,6 +14,9 @@ func TestScheduleRunsEveryCheckOnce(t *testing.T) {
 	for _, st := range Schedule() {
 		for i, c := range st.Checks {
 			seen[c]++
+			if c.Process != st.Kind {
+				t.Errorf("check %s runs in a stage of kind %d, not its own %d", c.ID, st.Kind, c.Process)
+			}
 			if i > 0 && slices.Index(All(), c) < slices.Index(All(), st.Checks[i-1]) {
 				t.Errorf("check %s runs after check %s in its stage, against report order", c.ID, st.Checks[i-1].ID)
 			}
@@ -19,14 +24,82 @@ func TestScheduleRunsEveryCheckOnce(t *testing.T) {
 	}
 	for _, c := range All() {
 		want := 1
-		if c == FileStates() || c == HomeAndTemp() {
+		if c.Process == RunWide {
 			want = 0
 		}
 		if seen[c] != want {
 			t.Errorf("check %s is in %d stages, want %d", c.ID, seen[c], want)
 		}
 	}
-	if st := Schedule(); st[1].Kind != OwnProcess || st[1].Checks[0] != Integration() {
-		t.Errorf("the second stage is not check 8's own process")
+}
+
+// TestScheduleOrder: the processes of a run, as the checks' values
+// derive them.
+func TestScheduleOrder(t *testing.T) {
+	var got [][]string
+	for _, st := range Schedule() {
+		var ids []string
+		for _, c := range st.Checks {
+			ids = append(ids, c.ID)
+		}
+		got = append(got, ids)
+	}
+	want := [][]string{
+		{"1", "2", "3", "4", "5", "6"},
+		{"8"},
+		{"8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7"},
+		{"9", "10", "11", "12", "13", "14", "15", "17", "18", "19", "21"},
+		{"20"},
+		{"22"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("stages (-want +got):\n%s", diff)
+	}
+}
+
+// TestScheduleKeepsRequirements: a check runs after every check it
+// requires, each of which names the Result it hands on.
+func TestScheduleKeepsRequirements(t *testing.T) {
+	order := map[*Check]int{}
+	n := 0
+	for _, st := range Schedule() {
+		for _, c := range st.Checks {
+			order[c] = n
+			n++
+		}
+	}
+	for _, c := range All() {
+		for _, req := range c.Requires {
+			if req.Result == "" {
+				t.Errorf("check %s requires check %s, which hands on no Result", c.ID, req.ID)
+			}
+			if order[req] >= order[c] {
+				t.Errorf("check %s requires check %s, which runs after it", c.ID, req.ID)
+			}
+		}
+	}
+}
+
+// TestDeriveSchedule: a shared process goes on past a run-wide check and
+// stops at a check of another kind; planted processes run last.
+func TestDeriveSchedule(t *testing.T) {
+	c := func(id string, k StageKind) *Check { return &Check{ID: id, Process: k} }
+	got := deriveSchedule([]*Check{c("a", Shared), c("t", Traps), c("w", RunWide), c("b", Shared),
+		c("o", OwnProcess), c("p", OwnProcess), c("r", Raw), c("s", Raw), c("d", Shared)})
+	var kinds []StageKind
+	var ids [][]string
+	for _, st := range got {
+		kinds = append(kinds, st.Kind)
+		var s []string
+		for _, c := range st.Checks {
+			s = append(s, c.ID)
+		}
+		ids = append(ids, s)
+	}
+	if diff := cmp.Diff([][]string{{"a", "b"}, {"o"}, {"p"}, {"r", "s"}, {"d"}, {"t"}}, ids); diff != "" {
+		t.Errorf("stages (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff([]StageKind{Shared, OwnProcess, OwnProcess, Raw, Shared, Traps}, kinds); diff != "" {
+		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
 }

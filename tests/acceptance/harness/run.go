@@ -100,9 +100,9 @@ type runner struct {
 	violationOrder []string
 	outputs        []checks.Output   // what each process showed, for the leak rule
 	leftovers      []checks.Leftover // per process, for check 16
-	// signIn is check 1's search for sign-in, the reference of checks 9
-	// and 20.
-	signIn *Exchange
+	// results holds the Result of each check that hands one on, by id,
+	// for the checks that require it.
+	results map[string]*Exchange
 	// waiting lists the checks whose judge waits for their calls to the
 	// other tools; otherTools is set once a process declared such a tool.
 	waiting    []*waiting
@@ -169,6 +169,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			Isolation:    "process group only: the server runs with the grader's rights",
 		},
 		checks:     map[string]*CheckResult{},
+		results:    map[string]*Exchange{},
 		violations: map[string][]string{},
 		badCounts:  map[string]int{},
 	}
@@ -257,12 +258,12 @@ func (r *runner) steps(list []*checks.Check, fn func(context.Context, *session, 
 	return out
 }
 
-// probeAndJudgeStep runs a check from its value, keeping check 1's
-// search for sign-in as the reference of the checks that need it.
+// probeAndJudgeStep runs a check from its value, keeping its Result for
+// the checks that require it.
 func (r *runner) probeAndJudgeStep(ctx context.Context, s *session, c *CheckResult) {
 	res := r.probeAndJudge(ctx, s, c)
-	if c.def.GivesSignIn {
-		r.signIn = res[checks.SignIn]
+	if c.def.Result != "" {
+		r.results[c.ID] = res[c.def.Result]
 	}
 }
 
