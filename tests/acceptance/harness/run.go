@@ -193,11 +193,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
+	r.runSchedule(ctx)
+	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
+	r.check7(before)
+	r.check16()
+	r.verdicts()
+	r.rep.DurationMs = time.Since(start).Milliseconds()
+	return r.rep, nil
+}
+
+// runSchedule runs the stages of checks.Schedule, each in its kind of
+// process.
+func (r *runner) runSchedule(ctx context.Context) {
 	// Checks share a server process where they can; a fresh one is started
 	// whenever the previous one died or stopped answering. Check 8 (which
 	// judges the exit), the protocol checks and the traps get their own,
 	// and so do the calls to other tools, after all the searches.
-	check8Version := cfg.ProtocolVersion
+	check8Version := r.cfg.ProtocolVersion
 	if check8Version == "" {
 		// Check 8 uses the initialize handshake most desktop clients
 		// still send; the others use the SDK's default negotiation.
@@ -206,7 +218,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, st := range checks.Schedule() {
 		switch st.Kind {
 		case checks.Shared:
-			r.inGroup(ctx, cfg.ProtocolVersion, r.steps(st.Checks, r.probeAndJudgeStep))
+			r.inGroup(ctx, r.cfg.ProtocolVersion, r.steps(st.Checks, r.probeAndJudgeStep))
 		case checks.OwnProcess:
 			r.inGroup(ctx, check8Version, r.steps(st.Checks, r.check8))
 		case checks.Raw:
@@ -214,22 +226,16 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		case checks.Traps, checks.Unreadable:
 			for _, s := range r.steps(st.Checks, r.probeAndJudgeStep) {
 				if r.notStarted != "" {
-					r.inGroup(ctx, cfg.ProtocolVersion, []step{s})
+					r.inGroup(ctx, r.cfg.ProtocolVersion, []step{s})
 					continue
 				}
 				if cleanup := r.setupTraps(st.Kind == checks.Unreadable)(r.checks[s.id]); cleanup != nil {
-					r.inGroup(ctx, cfg.ProtocolVersion, []step{s})
+					r.inGroup(ctx, r.cfg.ProtocolVersion, []step{s})
 					cleanup()
 				}
 			}
 		}
 	}
-	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
-	r.check7(before)
-	r.check16()
-	r.verdicts()
-	r.rep.DurationMs = time.Since(start).Milliseconds()
-	return r.rep, nil
 }
 
 func sdkVersion() string {
