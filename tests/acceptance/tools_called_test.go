@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -96,7 +97,7 @@ func checkToolsCalled(t *testing.T, rep *harness.Report) (wrote bool) {
 		status[c.ID] = c
 	}
 	for _, id := range []string{"1", "2", "3", "4", "5", "6", "9", "20", "21"} {
-		if c := status[id]; c.Status != harness.StatusPass {
+		if c := status[id]; c.Status != checks.StatusPass {
 			t.Errorf("check %s is %s, want PASS: %s", id, c.Status, c.Evidence)
 		}
 	}

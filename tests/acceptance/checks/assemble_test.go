@@ -26,8 +26,11 @@ func TestAssemble(t *testing.T) {
 		},
 	}
 	type got struct {
-		ID, Status, Evidence, Hint string
-		Notes                      []string
+		ID       string
+		Status   Status
+		Evidence string
+		Hint     string
+		Notes    []string
 	}
 	var gotten []got
 	for _, r := range Assemble(list, found) {
@@ -60,7 +63,11 @@ func TestNotGraded(t *testing.T) {
 			{Owner: check12, Key: "k", What: "text of root-old/private-notes.md", Where: "stderr", Line: "secret"},
 		},
 	}
-	type got struct{ ID, Status, Summary, Evidence string }
+	type got struct {
+		ID                string
+		Status            Status
+		Summary, Evidence string
+	}
 	var gotten []got
 	for _, r := range Assemble(list, found) {
 		gotten = append(gotten, got{r.Check.ID, r.Status, r.Summary, r.Evidence})
@@ -86,7 +93,7 @@ func TestSummaryFollowsFindings(t *testing.T) {
 	}}
 	var got []string
 	for _, r := range Assemble(list, found) {
-		got = append(got, r.Status+": "+r.Summary)
+		got = append(got, string(r.Status)+": "+r.Summary)
 	}
 	want := []string{
 		"fail: a blank query returned 3 passages (+1 more)",

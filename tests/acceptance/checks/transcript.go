@@ -220,7 +220,7 @@ func escapeControls(s string) string {
 
 // Status is what the verdict alone makes of its check: fail for any
 // failure, warn for warnings only, else pass.
-func (v Verdict) Status() string {
+func (v Verdict) Status() Status {
 	status := StatusPass
 	if v.Skip != "" {
 		status = StatusSkip

@@ -131,7 +131,7 @@ func clipLines(s string, n int) string {
 func TestCatalogBothWays(t *testing.T) {
 	byCheck := transcripts(t)
 	for _, r := range rules {
-		seen := map[string]bool{}
+		seen := map[Status]bool{}
 		for _, file := range byCheck["rule "+r.Name] {
 			data, err := os.ReadFile(file)
 			if err != nil {
@@ -155,7 +155,7 @@ func TestCatalogBothWays(t *testing.T) {
 			t.Errorf("check %s has no judge", c.ID)
 			continue
 		}
-		seen := map[string]bool{}
+		seen := map[Status]bool{}
 		for _, file := range byCheck[c.ID] {
 			data, err := os.ReadFile(file)
 			if err != nil {

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 var (
@@ -14,14 +16,14 @@ var (
 	finalLineRe = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
 	// harnessHeaderRe is a "#" context line the harness prints first.
 	harnessHeaderRe = regexp.MustCompile(`^# (?:practice-notes acceptance harness|server command: |practice root: |client: |isolation: |resources: |replies: |N2 passage|as returned|byte-identical per harness|\s+\d+ \||\s+\|)`)
-	statusWords     = map[string]string{"PASS": StatusPass, "FAIL": StatusFail, "WARN": StatusWarn, "SKIP": StatusSkip}
+	statusWords     = map[string]checks.Status{"PASS": checks.StatusPass, "FAIL": checks.StatusFail, "WARN": checks.StatusWarn, "SKIP": checks.StatusSkip}
 )
 
 // resultLine recognises a check's result as the harness writes it: a
 // "PASS 5 …" line, a row of the one-page record's table ("| 5 | acceptance
 // | PASS | …") or of the generated results block ("| 5 | PASS | …"), and
 // the final "N passed, M failed".
-func resultLine(d *docLine) (id, status string, final bool, failed int) {
+func resultLine(d *docLine) (id string, status checks.Status, final bool, failed int) {
 	body := strings.TrimSpace(stripEmphasis(leadRe.ReplaceAllString(d.Text, "")))
 	if m := harnessLineRe.FindStringSubmatch(body); m != nil {
 		return m[2], statusWords[m[1]], false, 0
@@ -94,7 +96,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 			continue
 		}
 		id, status, final, failed := resultLine(d)
-		evidence = status == StatusFail || status == StatusWarn
+		evidence = status == checks.StatusFail || status == checks.StatusWarn
 		gen := d.kind == kindGenerated
 		if gen {
 			v.Generated = true
@@ -122,10 +124,10 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 		switch {
 		case c == nil:
 			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s show check %s, which this run does not have", d.N, where, id))
-		case status != StatusFail && c.Status == StatusFail:
-			refute(d, fmt.Sprintf("%s say check %s did not fail (%s)", where, id, strings.ToUpper(status)), []string{id})
+		case status != checks.StatusFail && c.Status == checks.StatusFail:
+			refute(d, fmt.Sprintf("%s say check %s did not fail (%s)", where, id, strings.ToUpper(string(status))), []string{id})
 		case status != c.Status:
-			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s say check %s %s, this run %s", d.N, where, id, strings.ToUpper(status), strings.ToUpper(c.Status)))
+			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s say check %s %s, this run %s", d.N, where, id, strings.ToUpper(string(status)), strings.ToUpper(string(c.Status))))
 		}
 	}
 	// A final count refuted only by checks a line above already refutes
@@ -306,7 +308,7 @@ func refuting(r reading, run *Run) []string {
 	failedTests := map[int]bool{}
 	for _, id := range want {
 		c := run.Find(id)
-		if c == nil || c.Status != StatusFail || skip[id] || seen[id] {
+		if c == nil || c.Status != checks.StatusFail || skip[id] || seen[id] {
 			continue
 		}
 		seen[id] = true
@@ -339,7 +341,7 @@ func failedWhere(run *Run, keep func(*Check) bool) []string {
 	var out []string
 	for i := range run.Checks {
 		c := &run.Checks[i]
-		if c.Status == StatusFail && keep(c) {
+		if c.Status == checks.StatusFail && keep(c) {
 			out = append(out, c.ID)
 		}
 	}
