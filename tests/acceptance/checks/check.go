@@ -43,6 +43,9 @@ type Check struct {
 	// the schedule is derived (schedule.go); the zero value is a process
 	// shared with the checks around it.
 	Process StageKind
+	// Planting is what a check whose Process is WithPlanting plants around
+	// its own process.
+	Planting *Planting
 	// Warns makes every finding of the check, and every leak of its
 	// fixtures, a warning: the specification does not name its rule.
 	Warns bool

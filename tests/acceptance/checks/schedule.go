@@ -20,11 +20,9 @@ const (
 	OwnProcess
 	// Raw: the protocol session, which writes JSON-RPC lines itself.
 	Raw
-	// Traps: a process over a root with the traps that trip a naive
-	// reader in place.
-	Traps
-	// Unreadable: a process over a root with an unreadable note in place.
-	Unreadable
+	// WithPlanting: a process of its own over a root with the check's
+	// Planting in place.
+	WithPlanting
 	// RunWide: no process; the check judges what every process did.
 	RunWide
 )
@@ -36,8 +34,8 @@ var schedule = deriveSchedule(all)
 // deriveSchedule orders the processes of a run from the checks' Process:
 // in report order, consecutive checks of one kind share a stage, and a
 // shared process goes on past the checks that run in none (RunWide);
-// the checks whose process has fixtures planted around it (Traps,
-// Unreadable) run each alone, after every other, so that what is planted
+// the checks whose process has fixtures planted around it (WithPlanting) run
+// each alone, after every other, so that what is planted
 // for them is in no other check's root. Requirements hold in the order
 // this gives (TestScheduleKeepsRequirements).
 func deriveSchedule(list []*Check) []Stage {
@@ -46,7 +44,7 @@ func deriveSchedule(list []*Check) []Stage {
 		switch c.Process {
 		case RunWide:
 			continue
-		case Traps, Unreadable:
+		case WithPlanting:
 			planted = append(planted, Stage{Kind: c.Process, Checks: []*Check{c}})
 			continue
 		}

@@ -84,7 +84,7 @@ func TestScheduleKeepsRequirements(t *testing.T) {
 // stops at a check of another kind; planted processes run last.
 func TestDeriveSchedule(t *testing.T) {
 	c := func(id string, k StageKind) *Check { return &Check{ID: id, Process: k} }
-	got := deriveSchedule([]*Check{c("a", Shared), c("t", Traps), c("w", RunWide), c("b", Shared),
+	got := deriveSchedule([]*Check{c("a", Shared), c("t", WithPlanting), c("w", RunWide), c("b", Shared),
 		c("o", OwnProcess), c("p", OwnProcess), c("r", Raw), c("s", Raw), c("d", Shared)})
 	var kinds []StageKind
 	var ids [][]string
@@ -99,7 +99,7 @@ func TestDeriveSchedule(t *testing.T) {
 	if diff := cmp.Diff([][]string{{"a", "b"}, {"o"}, {"p"}, {"r", "s"}, {"d"}, {"t"}}, ids); diff != "" {
 		t.Errorf("stages (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]StageKind{Shared, OwnProcess, OwnProcess, Raw, Shared, Traps}, kinds); diff != "" {
+	if diff := cmp.Diff([]StageKind{Shared, OwnProcess, OwnProcess, Raw, Shared, WithPlanting}, kinds); diff != "" {
 		t.Errorf("kinds (-want +got):\n%s", diff)
 	}
 }

@@ -93,7 +93,7 @@ type layout struct {
 	// that lists several of them lists a folder outside the root.
 	outsideNames []string
 
-	// Traps are created only around their own check (see makeTraps).
+	// Traps are created only around their own check (Check.Planting).
 	TrapDir    string // Root/traps, empty except during that check
 	TrapMarker string
 

@@ -183,7 +183,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Limits = sandbox.DefaultLimits()
 	}
 	sb, err := sandbox.New(ctx, sandbox.Config{Base: lay.Base, Isolation: cfg.Isolation, Limits: cfg.Limits, Slot: cfg.Slot,
-		Locked: []string{lay.lockedPath()}, Keep: cfg.KeepTemp})
+		Locked: lay.lockedPaths(), Keep: cfg.KeepTemp})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}
@@ -229,13 +229,13 @@ func (r *runner) runSchedule(ctx context.Context) {
 			r.inGroup(ctx, check8Version, r.steps(st.Checks, r.check8))
 		case checks.Raw:
 			r.protocolChecks(ctx, st.Checks)
-		case checks.Traps, checks.Unreadable:
+		case checks.WithPlanting:
 			for _, s := range r.steps(st.Checks, r.probeAndJudgeStep) {
 				if r.notStarted != "" {
 					r.inGroup(ctx, r.cfg.ProtocolVersion, []step{s})
 					continue
 				}
-				if cleanup := r.setupTraps(st.Kind == checks.Unreadable)(r.checks[s.id]); cleanup != nil {
+				if cleanup := r.plantAround(r.checks[s.id]); cleanup != nil {
 					r.inGroup(ctx, r.cfg.ProtocolVersion, []step{s})
 					cleanup()
 				}
