@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
@@ -374,4 +375,37 @@ func TestPageNotes(t *testing.T) {
 			t.Errorf("pageNotes with cursor %q: no error", bad)
 		}
 	}
+}
+
+// An empty note is read with "text": "", over stdio and HTTP: MCP's
+// TextResourceContents requires text, and the SDK alone leaves an empty
+// one out. A note with text keeps it, and the result's other keys.
+func TestReadEmptyNoteHasText(t *testing.T) {
+	dir := noteTree(t, map[string]string{"empty.md": "", "one.md": "x\n"})
+	const read = `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"practice-notes:///%s"}}`
+	t.Run("stdio", func(t *testing.T) {
+		s := startServer(t, dir, nil)
+		s.initialize()
+		for i, tt := range []struct{ name, text string }{{"empty.md", ""}, {"one.md", "x\n"}} {
+			s.send(fmt.Sprintf(read, i, tt.name))
+			msg := s.next()
+			res, _ := msg["result"].(map[string]any)
+			contents, _ := res["contents"].([]any)
+			if len(contents) != 1 {
+				t.Fatalf("read %s: %v", tt.name, msg)
+			}
+			c, _ := contents[0].(map[string]any)
+			text, ok := c["text"]
+			if !ok || text != tt.text || c["uri"] != "practice-notes:///"+tt.name || c["mimeType"] == nil || res["cacheScope"] != "private" {
+				t.Errorf("read %s: contents %v, result %v; want text %q", tt.name, c, res, tt.text)
+			}
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		endpoint := httpNotesAt(t, dir)
+		status, body := postMessage(t, endpoint, fmt.Sprintf(read, 1, "empty.md"))
+		if status != http.StatusOK || !strings.Contains(body, `"uri":"practice-notes:///empty.md","mimeType":"text/markdown; charset=utf-8","text":""}`) {
+			t.Errorf("read empty.md over HTTP: status %d, body %q; want its contents with \"text\":\"\"", status, body)
+		}
+	})
 }
