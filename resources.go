@@ -122,28 +122,54 @@ const listingLife = 30 * time.Second
 // noteListing keeps the names the last resources/list walk found, so that
 // a client listing every page costs one walk, not one per page: the pages
 // after the first are cut from it for listingLife after the walk. The
-// first page is always walked afresh. Its zero value is ready to use.
+// first page is always walked afresh: from a walk that started after it
+// was asked for. One walk runs at a time, and first pages asked for while
+// one runs share the next, so that clients asking for first pages at once
+// hold one walk's memory, not one each. Its zero value is ready to use.
 type noteListing struct {
+	walking chan struct{} // holds a token while a walk runs; made by once
+	once    sync.Once
+
 	mu    sync.Mutex
 	names []string // listable names, in byte order
 	taken time.Time
 }
 
-// get returns the listable names of the notes, walked afresh unless
-// fresh is false and a walk less than listingLife ago found them.
+// get returns the listable names of the notes, from a walk that started
+// after get was called, or, when fresh is false, from one less than
+// listingLife old.
 func (nl *noteListing) get(ctx context.Context, root *boundary.Root, fresh bool) ([]string, error) {
-	nl.mu.Lock()
-	names, taken := nl.names, nl.taken
-	nl.mu.Unlock()
-	if !fresh && names != nil && time.Since(taken) < listingLife {
+	asked := time.Now()
+	usable := func() ([]string, bool) {
+		nl.mu.Lock()
+		defer nl.mu.Unlock()
+		if nl.names == nil {
+			return nil, false
+		}
+		if fresh {
+			return nl.names, nl.taken.After(asked)
+		}
+		return nl.names, time.Since(nl.taken) < listingLife
+	}
+	if names, ok := usable(); ok && !fresh {
 		return names, nil
 	}
-	taken = time.Now()
+	nl.once.Do(func() { nl.walking = make(chan struct{}, 1) })
+	select {
+	case nl.walking <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-nl.walking }()
+	if names, ok := usable(); ok {
+		return names, nil // a walk that started while this one waited
+	}
+	taken := time.Now()
 	listing, err := root.Walk(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names = make([]string, 0, len(listing.Notes))
+	names := make([]string, 0, len(listing.Notes))
 	for _, n := range listing.Notes {
 		if listable(n.Name) {
 			names = append(names, n.Name)
