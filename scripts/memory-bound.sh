@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 
 sessions=${MEMORY_SESSIONS:-3}
 # Bounds in KiB, by kind.
-declare -A bound_kib=([search]=$((32 * 1024)) [pages]=$((40 * 1024)) [search8]=$((72 * 1024)) [list8]=$((48 * 1024)))
+declare -A bound_kib=([search]=$((32 * 1024)) [pages]=$((40 * 1024)) [search8]=$((96 * 1024)) [list8]=$((48 * 1024)))
 read -r -a kinds <<<"${MEMORY_KINDS:-search pages search8 list8}"
 
 for tool in go awk mktemp date mkfifo wc sed grep; do
@@ -251,7 +251,7 @@ for kind in "${kinds[@]}"; do
     rm -f "$work/failed"
     hwm=$(session "$kind")
     if [ -s "$work/failed" ]; then
-      echo "$kind session $i: $(wc -l <"$work/failed") calls answered with isError, the first: $(head -n 1 "$work/failed")" >&2
+      echo "$kind session $i: $(wc -l <"$work/failed") calls answered with an error or isError, the first: $(head -n 1 "$work/failed")" >&2
     fi
     mib=$(awk -v k="$hwm" 'BEGIN {printf "%.1f", k / 1024}')
     if [ "$hwm" -gt "$b" ]; then
