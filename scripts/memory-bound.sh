@@ -26,7 +26,7 @@ cd "$(dirname "$0")/.."
 
 sessions=${MEMORY_SESSIONS:-3}
 # Bounds in KiB, by kind.
-declare -A bound_kib=([search]=$((32 * 1024)) [pages]=$((40 * 1024)) [search8]=$((96 * 1024)) [list8]=$((48 * 1024)))
+declare -A bound_kib=([search]=$((32 * 1024)) [pages]=$((40 * 1024)) [search8]=$((96 * 1024)) [list8]=$((56 * 1024)))
 read -r -a kinds <<<"${MEMORY_KINDS:-search pages search8 list8}"
 
 for tool in go awk mktemp date mkfifo wc sed grep; do
