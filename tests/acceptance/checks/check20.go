@@ -60,6 +60,8 @@ var check20 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
+	Test: 6,
+	Says: `\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`,
 }
 
 // check20Traps are the files a naive reader trips on, planted around

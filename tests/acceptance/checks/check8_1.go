@@ -28,4 +28,5 @@ var check8_1 = &Check{
 		}
 		return v
 	},
+	Says: `\bping\b|` + saysProtocol,
 }
