@@ -143,17 +143,19 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 	}
 	// A note written while it is read is read again (see readChecked): st
 	// is then the fstat taken before the read that is returned.
-	wait := func(v Stamp) {
-		if r.hotStamp(v) {
-			// ext4 and Btrfs take the inode's lock, which a write holds
-			// from before it sets the times until its data is copied in,
-			// to find data: this returns once a write in progress has
-			// ended. What it finds is of no interest.
-			ignoringEINTR(func() error {
-				_, err := syscall.Seek(fd, 0, seekData)
-				return err
-			})
+	wait := func(v Stamp) bool {
+		if !r.hotStamp(v) {
+			return false
 		}
+		// ext4 and Btrfs take the inode's lock, which a write holds
+		// from before it sets the times until its data is copied in,
+		// to find data: this returns once a write in progress has
+		// ended. What it finds is of no interest.
+		ignoringEINTR(func() error {
+			_, err := syscall.Seek(fd, 0, seekData)
+			return err
+		})
+		return true
 	}
 	data, _, err := readChecked(name, read, rewind, version, v, size, buf, wait)
 	if err == nil && stamp != nil {
