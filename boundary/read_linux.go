@@ -66,7 +66,7 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // before it is read: a write during the read changes the file's Stamp, and
 // the note is then read again (see readChecked).
 func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
-	fd, err := r.openNote(name)
+	fd, err := r.openNote(name, noteFlags)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
@@ -199,15 +199,16 @@ func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
 // An opening is what opening one note with openat2 needs: made once and
 // kept in a pool, so a read allocates none of it.
 type opening struct {
-	path []byte // the name, NUL-terminated
-	fd   int
-	err  error
-	open func(dot uintptr) // openat2 of path relative to dot, into fd and err
+	path  []byte // the name, NUL-terminated
+	flags int    // for its last element
+	fd    int
+	err   error
+	open  func(dot uintptr) // openat2 of path relative to dot, into fd and err
 }
 
-// openNote opens name, as readNote describes, and returns the note's
-// descriptor.
-func (r *Root) openNote(name string) (int, error) {
+// openNote opens name, as readNote describes, with flags (noteFlags, and
+// perhaps O_DIRECTORY) for its last element, and returns its descriptor.
+func (r *Root) openNote(name string, flags int) (int, error) {
 	if r.mount.xdev {
 		// One call resolves every element, with the same rules as the
 		// loop below: no link followed, no mount crossed, nothing above
@@ -215,13 +216,14 @@ func (r *Root) openNote(name string) (int, error) {
 		o, _ := r.mount.openings.Get().(*opening)
 		if o == nil {
 			o = &opening{}
-			o.open = func(dot uintptr) { o.fd, o.err = openat2Ptr(int(dot), &o.path[0], noteFlags) }
+			o.open = func(dot uintptr) { o.fd, o.err = openat2Ptr(int(dot), &o.path[0], o.flags) }
 		}
 		defer r.mount.openings.Put(o)
 		if strings.IndexByte(name, 0) >= 0 {
 			return -1, syscall.EINVAL
 		}
 		o.path = append(append(o.path[:0], name...), 0)
+		o.flags = flags
 		if cerr := r.dotConn.Control(o.open); cerr != nil {
 			return -1, cerr
 		}
@@ -231,10 +233,10 @@ func (r *Root) openNote(name string) (int, error) {
 		}
 		return fd, err
 	}
+	last := flags
 	elem, rest, more := strings.Cut(name, "/")
-	flags := noteFlags
 	if more {
-		flags |= syscall.O_DIRECTORY
+		flags = noteFlags | syscall.O_DIRECTORY
 	}
 	var fd int
 	var err error
@@ -250,9 +252,9 @@ func (r *Root) openNote(name string) (int, error) {
 	for err == nil && more {
 		dir := fd
 		elem, rest, more = strings.Cut(rest, "/")
-		flags = noteFlags
+		flags = last
 		if more {
-			flags |= syscall.O_DIRECTORY
+			flags = noteFlags | syscall.O_DIRECTORY
 		}
 		fd, err = r.openat(dir, elem, flags)
 		syscall.Close(dir)
