@@ -2,6 +2,7 @@ package boundary
 
 import (
 	"context"
+	"errors"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -65,7 +66,25 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // When stamp is not nil, it is set to the Stamp of the opened file, taken
 // before it is read: a write during the read changes the file's Stamp, and
 // the note is then read again (see readChecked).
+//
+// A note replaced by rename(2) is there all along, but the file opened may
+// have been renamed over again before the lookup that checks it: the name
+// then names another file than the one opened. The note is then opened
+// afresh, without the walk's lstat, up to maxRereads more times, and
+// refused with errReplaced after that.
 func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
+	for try := 0; ; try++ {
+		data, err := r.readOpened(ctx, name, seen, buf, stamp)
+		var be *Error
+		if try == maxRereads || !errors.As(err, &be) || be.Reason != errReplaced {
+			return data, err
+		}
+		seen = Stamp{}
+	}
+}
+
+// readOpened is one attempt of readNote: it opens name and reads it.
+func (r *Root) readOpened(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
 	fd, err := r.openNote(name, noteFlags)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
@@ -189,7 +208,7 @@ func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
 	case info.Mode()&fs.ModeSymlink != 0:
 		return refuse(name, errSymlink, nil)
 	case !ok || at.Dev != st.Dev || at.Ino != st.Ino:
-		return refuse(name, ErrNotFound, nil) // replaced since it was opened
+		return refuse(name, errReplaced, nil) // renamed over since it was opened
 	case at.Nlink > 1:
 		return refuse(name, errHardLinks, nil)
 	}
