@@ -2,7 +2,6 @@ package boundary
 
 import (
 	"context"
-	"errors"
 	"io"
 	"io/fs"
 	"path/filepath"
@@ -75,8 +74,7 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
 	for try := 0; ; try++ {
 		data, err := r.readOpened(ctx, name, seen, buf, stamp)
-		var be *Error
-		if try == maxRereads || !errors.As(err, &be) || be.Reason != errReplaced {
+		if be, ok := err.(*Error); try == maxRereads || !ok || be.Reason != errReplaced {
 			return data, err
 		}
 		seen = Stamp{}
@@ -225,9 +223,10 @@ type opening struct {
 	open  func(dot uintptr) // openat2 of path relative to dot, into fd and err
 }
 
-// openNote opens name, as readNote describes, with flags (noteFlags, and
-// perhaps O_DIRECTORY) for its last element, and returns its descriptor.
-func (r *Root) openNote(name string, flags int) (int, error) {
+// openNote opens name, as readNote describes, with the flags last
+// (noteFlags, and perhaps O_DIRECTORY) for its last element, and returns
+// its descriptor.
+func (r *Root) openNote(name string, last int) (int, error) {
 	if r.mount.xdev {
 		// One call resolves every element, with the same rules as the
 		// loop below: no link followed, no mount crossed, nothing above
@@ -242,7 +241,7 @@ func (r *Root) openNote(name string, flags int) (int, error) {
 			return -1, syscall.EINVAL
 		}
 		o.path = append(append(o.path[:0], name...), 0)
-		o.flags = flags
+		o.flags = last
 		if cerr := r.dotConn.Control(o.open); cerr != nil {
 			return -1, cerr
 		}
@@ -252,7 +251,7 @@ func (r *Root) openNote(name string, flags int) (int, error) {
 		}
 		return fd, err
 	}
-	last := flags
+	flags := last
 	elem, rest, more := strings.Cut(name, "/")
 	if more {
 		flags = noteFlags | syscall.O_DIRECTORY
