@@ -2,8 +2,8 @@ package boundary
 
 import (
 	"context"
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"

@@ -19,7 +19,7 @@ import (
 // save with rename(2), as fast as it can while reading it: the note is there all along, so every
 // read returns one whole version of it, never "no such note". A read that
 // opened one version and found another at the name when it checked it was
-// refused as missing (two reads in a thousand here), until such a read
+// refused as missing (one or two reads in a thousand here), until such a read
 // opened the note again.
 func TestRenamedOverIsFound(t *testing.T) {
 	dir := t.TempDir()

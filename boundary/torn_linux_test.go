@@ -29,7 +29,7 @@ func tornVersion(v int) []byte {
 // changing. On Linux 6.13 and later a truncate followed by a write within
 // one clock tick leaves the times as the truncate set them, so a read that
 // met the write half done, and found the times and the size as they were
-// before it, returned a prefix of one version (about one read in 200 here)
+// before it, returned a prefix of one version (0.5 to 0.9% of reads here)
 // until such a recent note was read twice and the reads compared.
 func TestNoTornRead(t *testing.T) {
 	writers := []struct {
