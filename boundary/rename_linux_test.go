@@ -70,7 +70,13 @@ func TestRenamedOverIsFound(t *testing.T) {
 	reads, refused := 0, map[string]int{}
 	rd := root.NewReader()
 	defer rd.Close()
-	for begin := time.Now(); time.Since(begin) < 400*time.Millisecond || reads < 2000; reads++ {
+	// At least 400 ms, 2,000 reads and 100 renames (a loaded machine may
+	// need longer for those), but no more than 5 s.
+	begin := time.Now()
+	for ; time.Since(begin) < 400*time.Millisecond || reads < 2000 || renames.Load() < 100; reads++ {
+		if time.Since(begin) > 5*time.Second {
+			break
+		}
 		var (
 			data []byte
 			err  error
