@@ -69,6 +69,8 @@ var check22 = &Check{
 		v.Summary = strings.Join(append([]string{"searches answered with traps/locked-note.md unreadable, and no absolute path was revealed"}, notes...), "; ")
 		return v
 	},
+	Says:    `\bunreadable\b|\bpermission denied\b|\bchmod 000\b|\bmode 000\b`,
+	Forbids: `\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`,
 }
 
 // signInFound returns the true hits for sign-in, in this check's root,
