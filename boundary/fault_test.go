@@ -193,3 +193,29 @@ func TestSwappedAfterWalk(t *testing.T) {
 		})
 	}
 }
+
+// A deadline that ends a walk while it lists a directory ends the walk with
+// the context's error: it is not the directory's fault, so neither the root
+// nor a folder is reported as unreadable.
+func TestWalkEndedWhileListing(t *testing.T) {
+	for _, dir := range []string{".", "sub"} {
+		t.Run(dir, func(t *testing.T) {
+			_, rootDir := fixture(t)
+			r := open(t, rootDir)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			r.injectFaults(func(_ context.Context, op seam.Op, name string) error {
+				if op == seam.ListDir && name == dir {
+					cancel()
+				}
+				return nil
+			})
+			// walk, not Walk: Walk's wait may return the context's error
+			// before the walk itself ends, whatever the walk would say.
+			listing, err := r.walk(ctx, func(Note) {})
+			if !errors.Is(err, context.Canceled) || errors.Is(err, errUnreadable) {
+				t.Errorf("walk ended at %q's listing = %+v, %v; want context.Canceled", dir, listing, err)
+			}
+		})
+	}
+}

@@ -246,7 +246,9 @@ func (w *walker) dir(ctx context.Context, dir item, depth int, pre *pendingList)
 				return err
 			}
 		}
-		w.dir(ctx, it, depth+1, p)
+		if err := w.dir(ctx, it, depth+1, p); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -301,8 +303,10 @@ func (w *walker) list(ctx context.Context, it item, depth, budget int) (dirList,
 	}
 	l.items = w.newItems(len(names))
 	for chunk := range slices.Chunk(names, examineBatch) {
-		if ctx.Err() != nil {
-			return unreadable(errUnreadable)
+		// A call's deadline is not the directory's fault: the walk ends
+		// with ctx's error, as it does between directories.
+		if err := ctx.Err(); err != nil {
+			return dirList{}, err
 		}
 		entries, err := d.stat(chunk)
 		if err != nil {
