@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/record"
 )
 
@@ -24,7 +25,7 @@ func notRun(r *Result) []string {
 	}
 	var ids []string
 	for _, id := range ns.NotRun {
-		if c := r.RunParsed.Find(id); c != nil && c.Status == record.StatusFail {
+		if c := r.RunParsed.Find(id); c != nil && c.Status == checks.StatusFail {
 			ids = append(ids, id)
 		}
 	}
