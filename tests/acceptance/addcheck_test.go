@@ -28,6 +28,7 @@ var check99 = &Check{
 	Section:  SectionBoundary,
 	Title:    "a note over the size limit planted by its check is not searched",
 	Hint:     "Skip files over 102,400 bytes.",
+	Says:     ` + "`" + `\bbig notes?\b|\bover the size limit\b` + "`" + `,
 	Fixtures: []string{"big-note.md"},
 	Process:  WithPlanting,
 	Planting: &Planting{Plant: func(dir, marker string) ([]Planted, error) {
