@@ -1,0 +1,41 @@
+package diagnose
+
+import (
+	"strings"
+
+	"practice-notes/tests/acceptance/truth"
+)
+
+// StaleText returns the diagnosis of a reply whose strings hold a
+// paragraph of a note as it was before it changed or was removed, and
+// that no note holds now; ok is false when none does.
+func StaleText(root Root, strs []string) (Diagnosis, bool) {
+	var files []string
+	for name, e := range root.Before {
+		now := root.Now[name].Data
+		for _, p := range paragraphs(e.Data) {
+			if len(p) < 8 || strings.Contains(string(now), p) || heldNow(root.Now, p) {
+				continue
+			}
+			for _, s := range strs {
+				if strings.Contains(s, p) {
+					files = append(files, name)
+					break
+				}
+			}
+		}
+	}
+	if len(files) == 0 {
+		return Diagnosis{}, false
+	}
+	return diagnosis(Stale, files...), true
+}
+
+func heldNow(t truth.Tree, p string) bool {
+	for _, e := range t {
+		if strings.Contains(string(e.Data), p) {
+			return true
+		}
+	}
+	return false
+}
