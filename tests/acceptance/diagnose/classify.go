@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"bytes"
 	"slices"
 	"strings"
 
@@ -36,6 +37,8 @@ type Shown struct {
 	SearchesLast bool
 	// SecondPassages: it found two passages of one note in one reply.
 	SecondPassages bool
+	// Finds: it found a hit at all.
+	Finds bool
 }
 
 // Learn gathers what the replies of one server show it does right.
@@ -46,6 +49,7 @@ func Learn(root Root, replies []Reply) Shown {
 			s.FoldsCase = s.FoldsCase || !lowerFinds(h.Text, r.Query)
 			s.SearchesLast = s.SearchesLast || isLast(root.Now, h.File, h.Text)
 			s.SecondPassages = s.SecondPassages || foundBefore(r.Found, h)
+			s.Finds = true
 		}
 	}
 	return s
@@ -99,10 +103,12 @@ func missing(root Root, r Reply) Diagnosis {
 	if root.Before != nil && every(r.Missed, func(h truth.Hit) bool { _, ok := root.Before[h.File]; return !ok }) {
 		return diagnosis(AddedNote, files...)
 	}
-	if b, m, ok := blocker(root.Now); ok && every(r.Missed, func(h truth.Hit) bool { return walkBefore(b, h.File) }) &&
-		every(r.Found, func(h truth.Hit) bool { return walkBefore(h.File, b) }) &&
-		(len(r.Found) > 0 || firstInWalk(root.Now, b)) {
-		return diagnosis(m, append([]string{b}, files...)...)
+	for _, b := range blockers(root.Now) {
+		if every(r.Missed, func(h truth.Hit) bool { return walkBefore(b.file, h.File) }) &&
+			every(r.Found, func(h truth.Hit) bool { return walkBefore(h.File, b.file) }) &&
+			(len(r.Found) > 0 || r.Shown.Finds || firstInWalk(root.Now, b.file)) {
+			return diagnosis(b.mistake, append([]string{b.file}, files...)...)
+		}
 	}
 	if len(r.Found) > 0 && every(r.Missed, func(h truth.Hit) bool { return strings.Contains(h.File, "/") }) &&
 		every(r.Found, func(h truth.Hit) bool { return !strings.Contains(h.File, "/") }) {
@@ -148,6 +154,9 @@ func extra(root Root, query, file string) Diagnosis {
 	e, ok := root.Now[file]
 	if !ok {
 		return diagnosis(Invented, file)
+	}
+	if bytes.IndexByte(e.Data, 0) >= 0 {
+		return diagnosis(BinaryNamed, file)
 	}
 	if len(e.Data) > truth.FileLimit {
 		return diagnosis(Oversized, file)

@@ -20,6 +20,7 @@ const (
 const (
 	AcrossBlank Mistake = "the phrase is matched across a blank line, over two paragraphs"
 	WordsApart  Mistake = "the query's words are matched apart, not as one phrase"
+	BinaryNamed Mistake = "a binary note (a NUL byte) is searched and named as a result"
 	Oversized   Mistake = "a note over 102,400 bytes is searched"
 	Invented    Mistake = "a file that holds no match is named as a result"
 )
@@ -79,6 +80,7 @@ var rules = map[Mistake]rule{
 	Missed:          {"1", false, "Return every paragraph that holds the phrase, up to 10 in all."},
 	AcrossBlank:     {"11", false, "Split a note into paragraphs at blank lines first, then look for the phrase inside each paragraph."},
 	WordsApart:      {"11", false, "Match the query as one phrase: its words in order with white space between them, not each word anywhere."},
+	BinaryNamed:     {"20", false, "Skip a note that holds a NUL byte: it is not text."},
 	Oversized:       {"6", false, "Skip notes over 102,400 bytes, counted in bytes of the file."},
 	Invented:        {"2", false, "Name a file only for a paragraph of it that holds the phrase."},
 	CRsDropped:      {"1", false, "Read notes as bytes or UTF-8 without newline translation and keep every CR."},

@@ -77,7 +77,7 @@ func window(t truth.Tree, h truth.Hit, holds func(string) bool) Mistake {
 	for d1 := -maxShift; d1 <= maxShift; d1++ {
 		for d2 := -maxShift; d2 <= maxShift; d2++ {
 			a, b := p+d1, end+d2
-			if a < 0 || b > len(data) || b-a < len(h.Text)/2 || d1 == 0 && d2 == 0 {
+			if a < 0 || b > len(data) || min(b, end)-max(a, p) < len(h.Text)/2 || d1 == 0 && d2 == 0 {
 				continue
 			}
 			w := strings.TrimSpace(data[a:b])

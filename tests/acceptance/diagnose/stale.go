@@ -1,6 +1,7 @@
 package diagnose
 
 import (
+	"bytes"
 	"strings"
 
 	"practice-notes/tests/acceptance/truth"
@@ -12,9 +13,12 @@ import (
 func StaleText(root Root, strs []string) (Diagnosis, bool) {
 	var files []string
 	for name, e := range root.Before {
-		now := root.Now[name].Data
+		now, ok := root.Now[name]
+		if ok && bytes.Equal(now.Data, e.Data) {
+			continue // unchanged
+		}
 		for _, p := range paragraphs(e.Data) {
-			if len(p) < 8 || strings.Contains(string(now), p) || heldNow(root.Now, p) {
+			if len(p) < 8 || heldNow(root.Now, p) {
 				continue
 			}
 			for _, s := range strs {
@@ -33,7 +37,7 @@ func StaleText(root Root, strs []string) (Diagnosis, bool) {
 
 func heldNow(t truth.Tree, p string) bool {
 	for _, e := range t {
-		if strings.Contains(string(e.Data), p) {
+		if bytes.Contains(e.Data, []byte(p)) {
 			return true
 		}
 	}

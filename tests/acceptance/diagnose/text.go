@@ -2,6 +2,7 @@ package diagnose
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -106,25 +107,33 @@ func walkBefore(a, b string) bool {
 	return len(pa) < len(pb)
 }
 
-// blocker returns the first note in walk order that a naive reader stops
-// at: one it cannot open, or one holding a NUL byte.
-func blocker(t truth.Tree) (file string, m Mistake, ok bool) {
+// blockers returns the notes a naive reader stops at, in walk order:
+// those it cannot open, and those holding a NUL byte.
+func blockers(t truth.Tree) []blocked {
+	var out []blocked
 	for name, e := range t {
 		if e.Kind != truth.Regular {
 			continue
 		}
-		var mm Mistake
 		switch {
 		case e.Unreadable:
-			mm = AfterUnreadable
+			out = append(out, blocked{name, AfterUnreadable})
 		case bytes.IndexByte(e.Data, 0) >= 0:
-			mm = AfterBinary
-		default:
-			continue
-		}
-		if !ok || walkBefore(name, file) {
-			file, m, ok = name, mm, true
+			out = append(out, blocked{name, AfterBinary})
 		}
 	}
-	return file, m, ok
+	slices.SortFunc(out, func(a, b blocked) int {
+		if walkBefore(a.file, b.file) {
+			return -1
+		}
+		return 1
+	})
+	return out
+}
+
+// blocked is a note a naive reader stops at, and the mistake stopping
+// there is.
+type blocked struct {
+	file    string
+	mistake Mistake
 }

@@ -124,12 +124,16 @@ func Build(seed uint64) Set {
 	// The walk: notes holding one phrase, an unreadable and a binary
 	// note among them, nested folders, names with spaces and non-ASCII.
 	walk := w.phrase()
-	walkNotes := []string{"walk/b note.md", "walk/d/deeper/e.md", "walk/f-ünïcödé.md", "walk/h.md"}
+	// A note in a folder after walk/ follows the unreadable and binary
+	// notes wherever they are in it.
+	walkNotes := []string{"walk/b note.md", "walk/d/deeper/e.md", "walk/f-ünïcödé.md", "walk/h.md", "zz-after/note.md"}
 	for _, rel := range walkNotes {
 		add(rel, fmt.Sprintf("%s %s.\n", walk, w.filler(2)))
 	}
 	unread := placeIn(positions[seed%3], "unreadable")
-	binary := placeIn(positions[(seed/3)%3], "binary")
+	// Never at the same place: a hit note between the two tells which
+	// one a server stopped at.
+	binary := placeIn(positions[(seed+1+(seed/3)%2)%3], "binary")
 	s.Notes = append(s.Notes, Note{Rel: unread, Data: []byte(walk + " locked.\n"), Unreadable: true})
 	add(binary, walk+"\x00\xff\xfe binary.\n")
 	ask("notes around an unreadable and a binary note", walk)
@@ -177,14 +181,14 @@ func appendTo(s *Set, rel, text string) {
 	s.Notes = append(s.Notes, Note{Rel: rel, Data: []byte(text)})
 }
 
-// sized returns a note of exactly n bytes that ends with last: lines of
-// a four-byte character (few runes for the bytes, so that the truth reads
-// it fast), then last.
+// sized returns a note of exactly n bytes that ends with last: a few long
+// paragraphs of a four-byte character (few runes and paragraphs for the
+// bytes, so that the truth and the reading go through it fast), then last.
 func sized(n int, last string) string {
 	var b strings.Builder
-	line := strings.Repeat("𝔵", 15) + "\n\n"
-	for b.Len()+len(line)+len(last)+1 <= n {
-		b.WriteString(line)
+	para := strings.Repeat(strings.Repeat("𝔵", 15)+"\n", 63) + "\n"
+	for b.Len()+len(para)+len(last)+1 <= n {
+		b.WriteString(para)
 	}
 	b.WriteString(strings.Repeat("y", n-b.Len()-len(last)-1))
 	b.WriteString("\n" + last)

@@ -47,7 +47,7 @@ func TestBuildAnswers(t *testing.T) {
 			"invalid UTF-8":                                {0, 1, truth.MustSearch},
 			"a note of 102,400 bytes":                      {0, 1, truth.MustSearch},
 			"a note of 102,401 bytes":                      {0, 0, truth.MustSearch},
-			"notes around an unreadable and a binary note": {4, 4, truth.MustSearch},
+			"notes around an unreadable and a binary note": {5, 5, truth.MustSearch},
 			"words only apart":                             {0, 0, truth.MustSearch},
 			"absent":                                       {0, 0, truth.MustSearch},
 			"200 characters of a":                          {0, 0, truth.MustSearch},

@@ -1,0 +1,226 @@
+package checks
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/diagnose"
+	"practice-notes/tests/acceptance/generate"
+	"practice-notes/tests/acceptance/truth"
+)
+
+// fakeServer answers a search over a tree the way a server with one
+// mistake would: hits lists what it finds, passage how it quotes one,
+// refuse whether it refuses the query.
+type fakeServer struct {
+	hits    func(t truth.Tree, a truth.Answer) []truth.Hit
+	passage func(string) string
+	refuse  func(q string) bool
+}
+
+func correctHits(_ truth.Tree, a truth.Answer) []truth.Hit { return a.Under(0) }
+
+func (f fakeServer) reply(t truth.Tree, a truth.Answer) string {
+	q := a.Query
+	refuse := f.refuse
+	if refuse == nil {
+		refuse = func(q string) bool { return truth.Ask(nil, q).Refusal == truth.MustRefuse }
+	}
+	if refuse(q) {
+		return `{"jsonrpc":"2.0","id":1,"result":{"isError":true,"content":[{"type":"text","text":"query too long"}]}}`
+	}
+	hits := f.hits(t, a)
+	type match struct {
+		File    string `json:"file"`
+		Passage string `json:"passage"`
+	}
+	body := struct {
+		Matches []match `json:"matches"`
+		Message string  `json:"message,omitempty"`
+	}{Matches: []match{}}
+	for i, h := range hits {
+		if i == truth.MaxPassages {
+			break
+		}
+		p := h.Text
+		if f.passage != nil {
+			p = f.passage(p)
+		}
+		body.Matches = append(body.Matches, match{h.File, p})
+	}
+	if len(hits) == 0 {
+		body.Message = "No notes matched."
+	}
+	text, _ := json.Marshal(body)
+	res, _ := json.Marshal(map[string]any{"content": []map[string]string{{"type": "text", "text": string(text)}}})
+	return fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"result":%s}`, res)
+}
+
+// generatedSets holds each test seed's phase with its true answers,
+// computed once for every fake server.
+var generatedSets = map[uint64]*Generated{}
+
+func init() {
+	for seed := uint64(1); seed <= 3; seed++ {
+		set := generate.Build(seed)
+		g := &Generated{Seed: seed, Before: set.Tree(), After: set.Changed(), Queries: map[string]string{}, Changed: map[string]bool{}}
+		add := func(q generate.Query, after bool) {
+			step := fmt.Sprintf("generated %d: %s", len(g.Queries)+1, q.From)
+			g.Queries[step], g.Changed[step] = q.Text, after
+		}
+		for _, q := range set.Before {
+			add(q, false)
+		}
+		for _, q := range set.After {
+			add(q, true)
+		}
+		g.AnswerGenerated()
+		generatedSets[seed] = g
+	}
+}
+
+// generatedRun plays the phase of seed against f.
+func generatedRun(seed uint64, f fakeServer) *Generated {
+	g := *generatedSets[seed]
+	g.Exchanges = nil
+	steps := make([]string, 0, len(g.Queries))
+	for step := range g.Queries {
+		steps = append(steps, step)
+	}
+	slices.SortFunc(steps, func(a, b string) int { return stepNumber(a) - stepNumber(b) })
+	for _, step := range steps {
+		t := g.Before
+		if g.Changed[step] {
+			t = g.After
+		}
+		g.Exchanges = append(g.Exchanges, Exchange{Step: step, Reply: f.reply(t, *g.Answers[step])})
+	}
+	return &g
+}
+
+func stepNumber(step string) int {
+	var n int
+	fmt.Sscanf(step, "generated %d:", &n)
+	return n
+}
+
+// charged lists a verdict's findings as "owner: mistake" or "owner warn: mistake".
+func charged(v Verdict) []string {
+	out := []string{}
+	for _, f := range v.Findings {
+		owner := "-"
+		if f.Owner != nil {
+			owner = f.Owner.ID
+		}
+		if f.Warn {
+			owner += " warn"
+		}
+		_, m, _ := strings.Cut(f.Msg, ": ")
+		m = m[strings.Index(m, ": ")+2:]
+		out = append(out, owner+": "+m)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func isLastOf(t truth.Tree, h truth.Hit) bool {
+	return strings.HasSuffix(strings.TrimRight(string(t[h.File].Data), "\r\n"), h.Text)
+}
+
+// The mistakes a learner's server makes, each written as a fake server,
+// and what the generated phase charges it with.
+var generatedMutants = []struct {
+	name string
+	f    fakeServer
+	want []diagnose.Mistake
+}{
+	{"correct", fakeServer{hits: correctHits}, nil},
+	{"last paragraph never flushed", fakeServer{hits: func(t truth.Tree, a truth.Answer) []truth.Hit {
+		var out []truth.Hit
+		for _, h := range a.Under(0) {
+			if !isLastOf(t, h) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}}, []diagnose.Mistake{diagnose.LastParagraph}},
+	{"only the first passage of a file", fakeServer{hits: func(t truth.Tree, a truth.Answer) []truth.Hit {
+		var out []truth.Hit
+		for _, h := range a.Under(0) {
+			if !slices.ContainsFunc(out, func(o truth.Hit) bool { return o.File == h.File }) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}}, []diagnose.Mistake{diagnose.LaterPassages}},
+	{"deduplicated by text", fakeServer{hits: func(t truth.Tree, a truth.Answer) []truth.Hit {
+		var out []truth.Hit
+		for _, h := range a.Under(0) {
+			if !slices.ContainsFunc(out, func(o truth.Hit) bool { return o.Text == h.Text }) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}}, []diagnose.Mistake{diagnose.SameText}},
+	{"TrimRight", fakeServer{hits: correctHits, passage: func(p string) string {
+		lines := strings.Split(p, "\n")
+		for i := range lines {
+			lines[i] = strings.TrimRight(lines[i], " \t\r")
+		}
+		return strings.Join(lines, "\n")
+	}}, []diagnose.Mistake{diagnose.TrailingSpace}},
+	{"UTF-16 length limit", fakeServer{hits: correctHits, refuse: func(q string) bool {
+		return len(utf16.Encode([]rune(q))) > truth.MaxQuery
+	}}, []diagnose.Mistake{diagnose.LimitUTF16}},
+	{"stops at the first unreadable note", fakeServer{hits: func(t truth.Tree, a truth.Answer) []truth.Hit {
+		var out []truth.Hit
+		for _, h := range a.Under(0) {
+			if !slices.ContainsFunc(a.Unread, func(u string) bool { return walkOrderBefore(u, h.File) }) {
+				out = append(out, h)
+			}
+		}
+		return out
+	}}, []diagnose.Mistake{diagnose.AfterUnreadable}},
+}
+
+// walkOrderBefore reports whether a comes before b in a sorted walk.
+func walkOrderBefore(a, b string) bool {
+	pa, pb := strings.Split(a, "/"), strings.Split(b, "/")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return len(pa) < len(pb)
+}
+
+func TestJudgeGeneratedMutants(t *testing.T) {
+	for _, m := range generatedMutants {
+		t.Run(m.name, func(t *testing.T) {
+			t.Parallel()
+			for seed := uint64(1); seed <= 3; seed++ {
+				got := JudgeGenerated(generatedRun(seed, m.f))
+				var names []diagnose.Mistake
+				for _, f := range got.Findings {
+					for _, want := range m.want {
+						if strings.Contains(f.Msg, string(want)) {
+							names = append(names, want)
+						}
+					}
+				}
+				if m.want == nil && len(got.Findings) > 0 {
+					t.Errorf("seed %d: a correct server got findings:\n%s", seed, strings.Join(charged(got), "\n"))
+				}
+				if m.want != nil && !cmp.Equal(names, m.want) {
+					t.Errorf("seed %d: want %q named, got:\n%s", seed, m.want, strings.Join(charged(got), "\n"))
+				}
+			}
+		})
+	}
+}
