@@ -147,7 +147,7 @@ func compare(t truth.Tree, rd *Reading, a *truth.Answer) diagnose.Reply {
 		case shows(h):
 		case h.Room == 0 && !full && (quotesFile[h.File] || !names(rd, h.File)):
 			r.Missed = append(r.Missed, h)
-		case namesFile(rd, h.File) && (h.Room == 0 && !full || diagnose.Passage(t, h, rd.Strings) != diagnose.OtherBytes):
+		case namesFile(rd, h.File) && (h.Room == 0 && !full || rewritten(diagnose.Passage(t, h, rd.Strings))):
 			// Named but not quoted as it is: inexact. A hit with room,
 			// or one a full reply left out, is inexact only where the
 			// reply holds a rewrite of it.
@@ -162,6 +162,13 @@ func compare(t truth.Tree, rd *Reading, a *truth.Answer) diagnose.Reply {
 		}
 	}
 	return r
+}
+
+// rewritten reports whether m names a rewrite of a whole paragraph, which
+// a reply shows even where it may leave the paragraph out: a part of it
+// may be another passage's text.
+func rewritten(m diagnose.Mistake) bool {
+	return m != diagnose.OtherBytes && m != diagnose.CutShort
 }
 
 func itemFiles(rd *Reading) []string {

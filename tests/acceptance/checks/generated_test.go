@@ -22,6 +22,8 @@ type fakeServer struct {
 	hits    func(t truth.Tree, a truth.Answer) []truth.Hit
 	passage func(string) string
 	refuse  func(q string) bool
+	// stale answers from the root as it was before the changes.
+	stale bool
 }
 
 func correctHits(_ truth.Tree, a truth.Answer) []truth.Hit { return a.Under(0) }
@@ -99,7 +101,11 @@ func generatedRun(seed uint64, f fakeServer) *Generated {
 		if g.Changed[step] {
 			t = g.After
 		}
-		g.Exchanges = append(g.Exchanges, Exchange{Step: step, Reply: f.reply(t, *g.Answers[step])})
+		a := *g.Answers[step]
+		if f.stale && g.Changed[step] {
+			t, a = g.Before, truth.Ask(g.Before, a.Query)
+		}
+		g.Exchanges = append(g.Exchanges, Exchange{Step: step, Reply: f.reply(t, a)})
 	}
 	return &g
 }
@@ -178,6 +184,10 @@ var generatedMutants = []struct {
 	{"UTF-16 length limit", fakeServer{hits: correctHits, refuse: func(q string) bool {
 		return len(utf16.Encode([]rune(q))) > truth.MaxQuery
 	}}, []diagnose.Mistake{diagnose.LimitUTF16}},
+	{"matches across a blank line", fakeServer{hits: acrossBlank}, []diagnose.Mistake{diagnose.AcrossBlank}},
+	{"decodes invalid UTF-8 leniently", fakeServer{hits: func(t truth.Tree, a truth.Answer) []truth.Hit { return a.Under(truth.RoomEncoding) },
+		passage: func(p string) string { return strings.ToValidUTF8(p, "\uFFFD") }}, []diagnose.Mistake{diagnose.Replacement}},
+	{"notes read once at start-up", fakeServer{hits: correctHits, stale: true}, []diagnose.Mistake{diagnose.AddedNote, diagnose.Stale}},
 	{"stops at the first unreadable note", fakeServer{hits: func(t truth.Tree, a truth.Answer) []truth.Hit {
 		var out []truth.Hit
 		for _, h := range a.Under(0) {
@@ -187,6 +197,19 @@ var generatedMutants = []struct {
 		}
 		return out
 	}}, []diagnose.Mistake{diagnose.AfterUnreadable}},
+}
+
+// acrossBlank adds, for every note that holds the query only across a
+// blank line, the note's text as one passage.
+func acrossBlank(t truth.Tree, a truth.Answer) []truth.Hit {
+	out := a.Under(0)
+	squash := func(s string) string { return strings.Join(strings.Fields(strings.ToLower(s)), " ") }
+	for name, e := range t {
+		if len(a.Hits) == 0 && a.Refusal != truth.MustRefuse && strings.TrimSpace(a.Query) != "" && strings.Contains(squash(string(e.Data)), squash(a.Query)) {
+			out = append(out, truth.Hit{File: name, Text: strings.TrimSpace(string(e.Data))})
+		}
+	}
+	return out
 }
 
 // walkOrderBefore reports whether a comes before b in a sorted walk.
@@ -222,5 +245,35 @@ func TestJudgeGeneratedMutants(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestGeneratedSmallestCase: a generated failure carries its seed, only
+// the notes the diagnosis names, the query, the true answer and what the
+// server said, escaped so that they paste into a test.
+func TestGeneratedSmallestCase(t *testing.T) {
+	v := JudgeGenerated(generatedRun(2, generatedMutants[1].f))
+	if len(v.Findings) == 0 {
+		t.Fatal("no finding for a server that drops last paragraphs")
+	}
+	f := v.Findings[0]
+	var kinds []string
+	for _, line := range f.Detail {
+		kind, _, _ := strings.Cut(line, ":")
+		if strings.HasPrefix(kind, "note ") {
+			kind = "note"
+		}
+		if !slices.Contains(kinds, kind) {
+			kinds = append(kinds, kind)
+		}
+		if strings.ContainsAny(line, "\n\r") {
+			t.Errorf("a line of the case holds a raw line break: %q", line)
+		}
+	}
+	if diff := cmp.Diff([]string{"seed", "note", "query", "true answer", "server said"}, kinds); diff != "" {
+		t.Errorf("lines of the case (-want +got):\n%s\n%s", diff, strings.Join(f.Detail, "\n"))
+	}
+	if !strings.Contains(f.Detail[0], "--seed 2") {
+		t.Errorf("the case does not say how to replay it: %q", f.Detail[0])
 	}
 }

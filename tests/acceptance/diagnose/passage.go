@@ -87,7 +87,8 @@ func window(t truth.Tree, h truth.Hit, holds func(string) bool) Mistake {
 			if strings.TrimSpace(data[min(a, p):p]) != "" || strings.TrimSpace(data[end:max(b, end)]) != "" {
 				return Shifted
 			}
-			inside = true
+			// A cut keeps the start or the end of the paragraph.
+			inside = inside || a == p || b == end
 		}
 	}
 	if inside {
