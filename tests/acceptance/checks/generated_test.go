@@ -70,26 +70,36 @@ var generatedSets = map[uint64]*Generated{}
 
 func init() {
 	for seed := uint64(1); seed <= 3; seed++ {
-		set := generate.Build(seed)
-		g := &Generated{Seed: seed, Before: set.Tree(), After: set.Changed(), Queries: map[string]string{}, Changed: map[string]bool{}}
-		add := func(q generate.Query, after bool) {
-			step := fmt.Sprintf("generated %d: %s", len(g.Queries)+1, q.From)
-			g.Queries[step], g.Changed[step] = q.Text, after
-		}
-		for _, q := range set.Before {
-			add(q, false)
-		}
-		for _, q := range set.After {
-			add(q, true)
-		}
-		g.AnswerGenerated()
-		generatedSets[seed] = g
+		generatedSets[seed] = generatedSet(seed)
 	}
+}
+
+// generatedSet builds the phase of seed, with its true answers.
+func generatedSet(seed uint64) *Generated {
+	set := generate.Build(seed)
+	g := &Generated{Seed: seed, Before: set.Tree(), After: set.Changed(), Queries: map[string]string{}, Changed: map[string]bool{}}
+	add := func(q generate.Query, after bool) {
+		step := fmt.Sprintf("generated %d: %s", len(g.Queries)+1, q.From)
+		g.Queries[step], g.Changed[step] = q.Text, after
+	}
+	for _, q := range set.Before {
+		add(q, false)
+	}
+	for _, q := range set.After {
+		add(q, true)
+	}
+	g.AnswerGenerated()
+	return g
 }
 
 // generatedRun plays the phase of seed against f.
 func generatedRun(seed uint64, f fakeServer) *Generated {
-	g := *generatedSets[seed]
+	return playGenerated(generatedSets[seed], f)
+}
+
+// playGenerated records f's replies to every step of g.
+func playGenerated(set *Generated, f fakeServer) *Generated {
+	g := *set
 	g.Exchanges = nil
 	steps := make([]string, 0, len(g.Queries))
 	for step := range g.Queries {
@@ -228,23 +238,30 @@ func TestJudgeGeneratedMutants(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Parallel()
 			for seed := uint64(1); seed <= 3; seed++ {
-				got := JudgeGenerated(generatedRun(seed, m.f))
-				var names []diagnose.Mistake
-				for _, f := range got.Findings {
-					for _, want := range m.want {
-						if strings.Contains(f.Msg, string(want)) {
-							names = append(names, want)
-						}
-					}
-				}
-				if m.want == nil && len(got.Findings) > 0 {
-					t.Errorf("seed %d: a correct server got findings:\n%s", seed, strings.Join(charged(got), "\n"))
-				}
-				if m.want != nil && !cmp.Equal(names, m.want) {
-					t.Errorf("seed %d: want %q named, got:\n%s", seed, m.want, strings.Join(charged(got), "\n"))
-				}
+				checkMutant(t, seed, playGenerated(generatedSets[seed], m.f), m.want)
 			}
 		})
+	}
+}
+
+// checkMutant asserts that the generated phase names want, and only
+// want, on g; nothing at all when want is empty.
+func checkMutant(t *testing.T, seed uint64, g *Generated, want []diagnose.Mistake) {
+	t.Helper()
+	got := JudgeGenerated(g)
+	var names []diagnose.Mistake
+	for _, f := range got.Findings {
+		for _, w := range want {
+			if strings.Contains(f.Msg, string(w)) {
+				names = append(names, w)
+			}
+		}
+	}
+	if want == nil && len(got.Findings) > 0 {
+		t.Errorf("seed %d: a correct server got findings:\n%s", seed, strings.Join(charged(got), "\n"))
+	}
+	if want != nil && !cmp.Equal(names, want) {
+		t.Errorf("seed %d: want %q named, got:\n%s", seed, want, strings.Join(charged(got), "\n"))
 	}
 }
 
