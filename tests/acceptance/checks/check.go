@@ -28,6 +28,23 @@ type Check struct {
 	Section string
 	Title   string
 	Hint    string // default one-sentence fix
+	// Test is the specification's acceptance test (1-8) the check
+	// refines, or 0 when it checks another of the specification's rules.
+	Test int
+	// Says is what people call the check's rules when they write about
+	// them, as in a completion record: a regular expression over lower
+	// case text without accents. A claim in these words speaks for every
+	// finding of the check.
+	Says string
+	// Parts are rules of the check that people speak of alone: a claim in
+	// a part's words speaks only for the findings the part matches.
+	Parts []Part
+	// Forbids is the behaviour the check's rule forbids, in people's
+	// words: a record saying it never happens speaks for the check.
+	Forbids string
+	// Keeps states the rule kept in words that claim it by themselves
+	// ("read-only"), with no verb of passing.
+	Keeps string
 	// Fixtures names the fixtures the check plants and owns: a leak of
 	// one of them breaks this check's rule, wherever it is seen.
 	Fixtures []string
@@ -56,6 +73,14 @@ type Check struct {
 	// findings. Nil while the check is still judged inside the harness,
 	// in the same code that sends its requests.
 	Judge func(*Facts) Verdict
+}
+
+// Part is one rule of a check as people write about it.
+type Part struct {
+	// Says is a regular expression over lower case text without accents.
+	Says string
+	// Findings matches the messages of the findings that break this rule.
+	Findings string
 }
 
 // Rule is a run-wide rule: it judges what every server process did, not
@@ -101,11 +126,12 @@ type Wire interface {
 	ReadResource(step, uri string, sent ...string) Exchange
 }
 
-// PathTool is a read-only tool that takes a path, and the argument it
-// takes it in.
+// PathTool is a read-only tool that takes a path, the argument it takes
+// it in, and whether that argument is an array of paths.
 type PathTool struct {
-	Name string `json:"name"`
-	Arg  string `json:"arg"`
+	Name  string `json:"name"`
+	Arg   string `json:"arg"`
+	Array bool   `json:"array,omitempty"`
 }
 
 // ToolArg is an argument of a declared tool that a probe may fill, and

@@ -46,6 +46,9 @@ var check1 = &Check{
 		v.Findings = append(v.Findings, Finding{Step: ex.Step, Msg: n2.Problem, Detail: n2.Diff})
 		return v
 	},
+	Test:    1,
+	Says:    saysSignIn,
+	Forbids: forbidsInvented,
 }
 
 // toolResult reads the result of a tools/call reply line.

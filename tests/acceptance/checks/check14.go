@@ -56,6 +56,9 @@ var check14 = &Check{
 		v.Summary = fmt.Sprintf("tools/list offers [%s] before and after searching a note that asks for a write tool", toolNames(before))
 		return v
 	},
+	Says:    `\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b|\bjust one tool\b|\bone tool only\b`,
+	Forbids: `\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`,
+	Keeps:   `\bonly one tool\b|\bsingle tool\b|\bjust one tool\b|\bone tool only\b`,
 }
 
 // answered says whether a request got an answer.

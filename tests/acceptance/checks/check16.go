@@ -51,4 +51,8 @@ var check16 = &Check{
 		v.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", f.HomeDirs)
 		return v
 	},
+	Test:    7,
+	Says:    `\bhome\b|\btmpdir\b|\btemp (?:dir|folder)\w*|\bcaches?\b`,
+	Forbids: forbidsWriting,
+	Keeps:   keepsReadOnly,
 }

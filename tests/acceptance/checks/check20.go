@@ -56,4 +56,6 @@ var check20 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
+	Test: 6,
+	Says: `\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`,
 }

@@ -105,4 +105,6 @@ var check3 = &Check{
 		}
 		return v
 	},
+	Test: 3,
+	Says: `\bvalid file\b|\bread a (?:valid )?file\b|\binside (?:practice-data|the root|the folder)\b|\bfile inside\b|\barchivo valido\b|\bfichier valide\b|\bgultige datei\b|\barquivo valido\b|\bfile valido\b|\bgeldig bestand\b|\bpoprawny plik\b`,
 }

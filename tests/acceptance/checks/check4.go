@@ -169,6 +169,9 @@ var check4 = &Check{
 		v.Summary += fmt.Sprintf("; %d/%d resources/read probes (../, %%2E%%2E%%2F, absolute, percent-encoded absolute, file://) refused", refused, len(uris))
 		return v
 	},
+	Test:    4,
+	Says:    saysTraversal,
+	Forbids: forbidsOutside,
 }
 
 // judgeArgCalls fails a call that got no answer in time, and a search

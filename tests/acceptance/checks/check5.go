@@ -70,4 +70,7 @@ var check5 = &Check{
 		v.Summary += fmt.Sprintf("; %d/%d resources/read probes refused", v.judgeRefused(f, uris), len(uris))
 		return v
 	},
+	Test:    5,
+	Says:    saysSymlink,
+	Forbids: forbidsOutside,
 }

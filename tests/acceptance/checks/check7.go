@@ -53,6 +53,10 @@ var check7 = &Check{
 		v.Summary = fmt.Sprintf("sha256, mtime, mode and presence of %d files, %d directories and %d symlinks inside and outside the root unchanged after %d calls", files, dirs, links, f.Calls)
 		return v
 	},
+	Test:    7,
+	Says:    `\bchecksums?\b|\bsha-?256\b|\bhash(?:es)?\b|\bmtimes?\b|\bsuma de verificacion\b|\bsommes? de controle\b|\bprufsumme\w*|\bsoma de verificacao\b|\bsomma di controllo\b|\bcontrolesom\w*|\bsumy? kontroln\w*`,
+	Forbids: forbidsWriting,
+	Keeps:   keepsReadOnly,
 }
 
 func sortedKeys(m map[string]FileState) []string {

@@ -85,6 +85,9 @@ var check8 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
+	Test:  8,
+	Says:  `\bdiscovery and (?:the )?tool[- ]call\b|\btool discovery\b|\bdescubrimiento\b|\bdecouverte\b|\berkennung\b|\bdescoberta\b|\bscoperta\b|\bontdekking\b|\bwykrywani\w*`,
+	Parts: parts8,
 }
 
 // judgeEnd judges how the process ended and what it wrote: it exits by

@@ -27,4 +27,5 @@ var check8_1 = &Check{
 		}
 		return v
 	},
+	Says: `\bping\b|` + saysProtocol,
 }

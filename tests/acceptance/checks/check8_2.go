@@ -30,4 +30,5 @@ var check8_2 = &Check{
 		}
 		return v
 	},
+	Says: `\bstring (?:request )?ids?\b|\brequest ids?\b|` + saysProtocol,
 }

@@ -33,4 +33,5 @@ var check8_3 = &Check{
 		}
 		return v
 	},
+	Says: `\bunknown methods?\b|-32601\b|\bmethod not found\b|` + saysProtocol,
 }

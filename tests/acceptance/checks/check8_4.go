@@ -31,4 +31,5 @@ var check8_4 = &Check{
 		}
 		return v
 	},
+	Says: `\bunknown tools?\b|` + saysProtocol,
 }

@@ -28,6 +28,7 @@ var check8_5 = &Check{
 		}
 		return v
 	},
+	Says: `\bparse errors?\b|-32700\b|\bnot json\b|\binvalid json\b|\bmalformed (?:json|lines?)\b|` + saysProtocol,
 }
 
 // ParseError returns the last -32700 error among lines; "" if none.

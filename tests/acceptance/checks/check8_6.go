@@ -31,4 +31,5 @@ var check8_6 = &Check{
 		}
 		return v
 	},
+	Says: `\bprotocol (?:revision|version)s?\b|\b(?:older|old) revision\b|\brevision 20\d\d-\d\d-\d\d\b|\b2024-11-05\b|\bversion negotiation\b|\bnegotiat\w* (?:the )?(?:protocol|version)\b|` + saysProtocol,
 }

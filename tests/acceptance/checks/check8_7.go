@@ -28,4 +28,5 @@ var check8_7 = &Check{
 		}
 		return v
 	},
+	Says: `\btools capability\b|\bcapabilit(?:y|ies)\b|` + saysProtocol,
 }

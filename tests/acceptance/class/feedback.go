@@ -242,6 +242,8 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 		return
 	case record.Consistent:
 		p("Every field is filled in and nothing in it is refuted by this run.\n\n")
+	case record.Review:
+		p("Every field is filled in and nothing the record check understood is refuted by this run, but it did not understand every line: a person reads the lines below.\n\n")
 	}
 	for _, c := range v.Contradictions {
 		p("Contradicted: line %d of `%s` claims %s:\n\n%s\n", c.Line, RecordFile, mdInline(c.Claim), mdFence(c.Quote))
@@ -254,8 +256,10 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 				also = " (see also " + checks.CheckWords(mdInlineAll(c.See)) + ")"
 			}
 			p("but check %s failed%s:\n\n%s\n", mdInline(c.Check), also, mdFence(c.Evidence))
-		default:
+		case len(c.See) > 0:
 			p("but this run failed %s: see above.\n\n", checks.CheckWords(mdInlineAll(c.See)))
+		default:
+			p("but %s.\n\n", mdInline(c.Evidence))
 		}
 	}
 	for _, pr := range v.Problems {

@@ -39,7 +39,7 @@ table.grid td { font-size: 0.9em; white-space: nowrap; }
 /* One meaning per colour, everywhere: red failed, yellow warning or record to finish, green passed, grey not run. */
 .pass, .rec-consistent { background: #d8f3dc; color: #14532d; }
 .fail, .rec-contradicted { background: #fcd5d5; color: #7f1d1d; }
-.warn, .rec-incomplete, .rec-missing { background: #fff0c2; color: #713f12; }
+.warn, .rec-incomplete, .rec-missing, .rec-review { background: #fff0c2; color: #713f12; }
 .skip, .none, .error { background: #eeeeee; color: #333333; }
 td a { color: inherit; }
 pre { background: #f4f4f4; border: 1px solid #ccc; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -97,7 +97,7 @@ dd { margin: 0 0 0.25em 3em; }
 {{if .Contradictions}}<ul>
 {{range .Contradictions}}<li>Line {{.Line}} claims {{.Claim}}:
 <pre>{{.Quote}}</pre>
-<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{end}}</p>
+<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else if .See}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{else}}but {{.Evidence}}.{{end}}</p>
 {{if and .Check (not .NoStart)}}<pre>{{.Evidence}}</pre>
 {{end}}</li>
 {{end}}</ul>

@@ -86,6 +86,8 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 				also = " (see also " + checks.CheckWords(termAll(c.See)) + ")"
 			}
 			fmt.Fprintf(w, "    but check %s failed%s: %s\n", term(c.Check), also, term(c.Evidence))
+		case len(c.See) == 0:
+			fmt.Fprintf(w, "    but %s\n", term(c.Evidence))
 		default:
 			fmt.Fprintf(w, "    but %s failed: see above\n", checks.CheckWords(termAll(c.See)))
 		}

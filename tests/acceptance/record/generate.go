@@ -67,7 +67,7 @@ func Generate(run *Run, previous string) string {
 	}
 	p("**Client and transport:** %s, stdio, the server started as a separate process; any other client you connected, and its transport: ___\n\n", client)
 
-	c8 := run.Find("8")
+	c8 := run.Find(testCheck(8))
 	switch {
 	case c8 == nil:
 		p("**Integration demonstrated:** not shown by this run (it has no check 8); with an AI client: ___\n\n")

@@ -1,10 +1,10 @@
 // Package record reads a learner's completion record (the specification's
 // six "Completion record" fields, as in COMPLETION.md) as an instructor
-// reads it, and grades it against an acceptance run: missing, incomplete,
-// contradicted or consistent. Every contradiction quotes the record's line
-// beside the evidence of the check that refutes it; a claim line it cannot
-// read is counted and quoted, never taken as consistent; it never edits a
-// record. Generate writes a record for a run, which the same reader
+// reads it, and grades it against an acceptance run: missing, contradicted,
+// incomplete, review or consistent. Every contradiction quotes the record's
+// line beside the evidence of the check that refutes it; a line it does not
+// understand is quoted for a person to read (review), never taken as
+// consistent; it never edits a record. Generate writes a record for a run, which the same reader
 // recognises and compares with the run it is graded against.
 package record
 
