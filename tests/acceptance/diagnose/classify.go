@@ -37,8 +37,8 @@ type Shown struct {
 	SearchesLast bool
 	// SecondPassages: it found two passages of one note in one reply.
 	SecondPassages bool
-	// Finds: it found a hit at all.
-	Finds bool
+	// Finds: it found a hit at all; FindsNested, one in a subfolder.
+	Finds, FindsNested bool
 }
 
 // Learn gathers what the replies of one server show it does right.
@@ -50,6 +50,7 @@ func Learn(root Root, replies []Reply) Shown {
 			s.SearchesLast = s.SearchesLast || isLast(root.Now, h.File, h.Text)
 			s.SecondPassages = s.SecondPassages || foundBefore(r.Found, h)
 			s.Finds = true
+			s.FindsNested = s.FindsNested || strings.Contains(h.File, "/")
 		}
 	}
 	return s
@@ -103,16 +104,17 @@ func missing(root Root, r Reply) Diagnosis {
 	if root.Before != nil && every(r.Missed, func(h truth.Hit) bool { _, ok := root.Before[h.File]; return !ok }) {
 		return diagnosis(AddedNote, files...)
 	}
+	if every(r.Missed, func(h truth.Hit) bool { return strings.Contains(h.File, "/") }) &&
+		every(r.Found, func(h truth.Hit) bool { return !strings.Contains(h.File, "/") }) &&
+		!r.Shown.FindsNested && (len(r.Found) > 0 || r.Shown.Finds) {
+		return diagnosis(Subfolders, files...)
+	}
 	for _, b := range blockers(root.Now) {
 		if every(r.Missed, func(h truth.Hit) bool { return walkBefore(b.file, h.File) }) &&
 			every(r.Found, func(h truth.Hit) bool { return walkBefore(h.File, b.file) }) &&
 			(len(r.Found) > 0 || r.Shown.Finds || firstInWalk(root.Now, b.file)) {
 			return diagnosis(b.mistake, append([]string{b.file}, files...)...)
 		}
-	}
-	if len(r.Found) > 0 && every(r.Missed, func(h truth.Hit) bool { return strings.Contains(h.File, "/") }) &&
-		every(r.Found, func(h truth.Hit) bool { return !strings.Contains(h.File, "/") }) {
-		return diagnosis(Subfolders, files...)
 	}
 	if every(r.Missed, func(h truth.Hit) bool {
 		return slices.ContainsFunc(r.Found, func(f truth.Hit) bool { return f.File != h.File && f.Text == h.Text })
@@ -130,6 +132,12 @@ func missing(root Root, r Reply) Diagnosis {
 		return diagnosis(LastParagraph, files...)
 	case !r.Shown.SecondPassages && every(r.Missed, func(h truth.Hit) bool { return foundBefore(r.Found, h) }):
 		return diagnosis(LaterPassages, files...)
+	}
+	switch {
+	case every(r.Missed, func(h truth.Hit) bool { return !writtenFinds(h.Text, r.Query) && asciiFinds(h.Text, r.Query) }):
+		return diagnosis(CaseSensitive, files...)
+	case every(r.Missed, func(h truth.Hit) bool { return !asciiFinds(h.Text, r.Query) }):
+		return diagnosis(CaseFold, files...)
 	}
 	return diagnosis(Missed, files...)
 }

@@ -11,7 +11,8 @@ const (
 	AfterBinary     Mistake = "the search stops at the first binary note in walk order"
 	Subfolders      Mistake = "notes in subfolders are never searched"
 	SameText        Mistake = "passages are deduplicated by their text: the same paragraph in another note is dropped"
-	CaseFold        Mistake = "the phrase is there only under Unicode simple case folding (σ, ς and Σ; K and the Kelvin sign), which lowercasing does not give"
+	CaseSensitive   Mistake = "the phrase is matched with its case: the paragraph holds it in other capitals"
+	CaseFold        Mistake = "the phrase is there only under a Unicode case fold the comparison lacks (σ, ς and Σ; ß and ẞ; K and the Kelvin sign)"
 	AddedNote       Mistake = "a note added while the server runs is never found (notes read once at start-up)"
 	Missed          Mistake = "true hits are missing"
 )
@@ -75,6 +76,7 @@ var rules = map[Mistake]rule{
 	AfterBinary:     {"20", false, "Skip a binary note (a NUL byte) and go on with the next one."},
 	Subfolders:      {"3", false, "Walk the whole tree under the root, folders inside folders."},
 	SameText:        {"1", false, "Key results by file and position, never by the passage's text: two notes may hold the same paragraph."},
+	CaseSensitive:   {"9", false, "Compare without case: fold both the query and the text (Go strings.EqualFold, Python str.casefold)."},
 	CaseFold:        {"10", true, "Compare with a Unicode simple case fold (Go strings.EqualFold or unicode.SimpleFold, Python str.casefold, a JavaScript regular expression with the iu flags), not by lowercasing."},
 	AddedNote:       {"15", true, "Read the notes on every search, not once at start-up."},
 	Missed:          {"1", false, "Return every paragraph that holds the phrase, up to 10 in all."},

@@ -28,6 +28,27 @@ func lowerFinds(text, query string) bool {
 	return false
 }
 
+// writtenFinds reports whether text holds the phrase as the query writes
+// it, any run of white space between its words.
+func writtenFinds(text, query string) bool {
+	same := func(r rune) rune { return r }
+	q := collapse(query, same)
+	return q != "" && strings.Contains(collapse(text, same), q)
+}
+
+// asciiFinds reports whether text holds the phrase with ASCII letters
+// compared without case.
+func asciiFinds(text, query string) bool {
+	low := func(r rune) rune {
+		if 'A' <= r && r <= 'Z' {
+			return r + 'a' - 'A'
+		}
+		return r
+	}
+	q := collapse(query, low)
+	return q != "" && strings.Contains(collapse(text, low), q)
+}
+
 // lowerFinalSigma lowercases s, Σ at the end of a word to ς.
 func lowerFinalSigma(s string) string {
 	rs := []rune(s)
