@@ -46,7 +46,6 @@ const (
 	LimitUTF16    Mistake = "the query limit is counted in UTF-16 units (or bytes), not characters"
 	LimitOffByOne Mistake = "the query limit is off by one"
 	NoLimit       Mistake = "a query over 200 characters is searched, not refused"
-	LongLine      Mistake = "a long request line ends the server (a line reader's size limit, such as bufio.Scanner's 64 KiB)"
 )
 
 // Diagnosis is one mistake a reply shows, the check whose rule it breaks
@@ -99,7 +98,6 @@ var rules = map[Mistake]rule{
 	LimitUTF16:      {"6", true, "Count the query's length in code points: Java codePointCount, JavaScript [...query].length, not .length."},
 	LimitOffByOne:   {"6", false, "Accept 200 characters and refuse 201."},
 	NoLimit:         {"6", false, "Refuse a query over 200 characters with a bounded error."},
-	LongLine:        {"6", false, "Read request lines of any length, or answer an over-long one with an error and go on (bufio.Reader, not bufio.Scanner's default buffer)."},
 }
 
 // diagnosis builds the diagnosis of m, shown by files.
