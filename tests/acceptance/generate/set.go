@@ -37,9 +37,6 @@ type Set struct {
 	// Before are searched first, After once Changes are made.
 	Before, After []Query
 	Changes       Changes
-	// LongLines are the sizes, in bytes, of request lines to send: each
-	// must get a bounded error, and the next call an answer.
-	LongLines []int
 }
 
 // Walk positions of the unreadable and binary notes among the notes that
@@ -49,7 +46,7 @@ var positions = []string{"first", "middle", "last"}
 // Build returns the set of seed.
 func Build(seed uint64) Set {
 	w := newWords(seed)
-	s := Set{Seed: seed, LongLines: []int{100 << 10, 2 << 20}}
+	s := Set{Seed: seed}
 	add := func(rel, text string) { s.Notes = append(s.Notes, Note{Rel: rel, Data: []byte(text)}) }
 	ask := func(from, q string) { s.Before = append(s.Before, Query{Text: q, From: from}) }
 
