@@ -7,6 +7,7 @@ const maxRuntimeNotes = 12
 
 var check16 = &Check{
 	ID:      "16",
+	Process: RunWide,
 	Section: SectionTool,
 	Title:   "nothing is written into HOME or TMPDIR (fresh empty folders, checked after every process)",
 	Hint:    "Do not write history, caches or logs anywhere; log to stderr only.",

@@ -11,6 +11,7 @@ import (
 
 var check7 = &Check{
 	ID:      "7",
+	Process: RunWide,
 	Section: SectionAcceptance,
 	Title:   "checksums and mtimes of every fixture are unchanged, no file created or removed",
 	Hint:    "Open notes read-only and write nothing: no caches, logs or history files inside or outside the root.",
@@ -24,6 +25,13 @@ var check7 = &Check{
 		before, after := f.Files.Before, f.Files.After
 		for _, d := range diffStates(before, after) {
 			v.Findings = append(v.Findings, Finding{Msg: d, Detail: changeDetail(d, f.Files)})
+		}
+		// The tools besides search_notes ran on a copy of their own:
+		// what they changed there is charged here too.
+		if o := f.OtherFiles; o != nil {
+			for _, d := range diffStates(o.Before, o.After) {
+				v.Findings = append(v.Findings, Finding{Msg: "in the process of other tools (on a fresh copy of the fixtures): " + d, Detail: changeDetail(d, o)})
+			}
 		}
 		if f.Answered == 0 {
 			v.Findings = append(v.Findings, Finding{Msg: "no call was answered, so an unchanged tree proves nothing"})

@@ -4,6 +4,7 @@ import "encoding/json"
 
 var check8_7 = &Check{
 	ID:      "8.7",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "initialize declares the tools capability",
 	Hint:    "Declare \"tools\": {} in the capabilities of your initialize result.",

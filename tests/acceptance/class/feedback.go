@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"practice-notes/tests/acceptance/checks"
 	"strings"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/record"
 
 	"practice-notes/tests/acceptance/visible"
@@ -117,11 +117,11 @@ func writeFeedback(w io.Writer, r *Result) error {
 	case ns != nil:
 		writeNoStart(&b, r, ns)
 	default:
-		writeChecks(&b, r, record.StatusFail, "What failed")
-		writeChecks(&b, r, record.StatusWarn, "Warnings")
+		writeChecks(&b, r, checks.StatusFail, "What failed")
+		writeChecks(&b, r, checks.StatusWarn, "Warnings")
 		var skipped []string
 		for _, c := range run.Checks {
-			if c.Status == record.StatusSkip {
+			if c.Status == checks.StatusSkip {
 				skipped = append(skipped, mdInline(c.ID)+" ("+mdInline(firstLine(c.Evidence, c.Title))+")")
 			}
 		}
@@ -140,7 +140,7 @@ func writeFeedback(w io.Writer, r *Result) error {
 	if run := r.RunParsed; run != nil {
 		var passed []string
 		for _, c := range run.Checks {
-			if c.Status == record.StatusPass {
+			if c.Status == checks.StatusPass {
 				passed = append(passed, mdInline(c.ID))
 			}
 		}
@@ -194,7 +194,7 @@ func lastLines(s string, n int) string {
 	return clipLines(lines)
 }
 
-func writeChecks(b *strings.Builder, r *Result, status, heading string) {
+func writeChecks(b *strings.Builder, r *Result, status checks.Status, heading string) {
 	first := true
 	fs := findings(r)
 	for _, c := range r.RunParsed.Checks {

@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"practice-notes/tests/acceptance/record"
+	"practice-notes/tests/acceptance/checks"
 )
 
 // The page is one file with no external scripts, styles, fonts or images
@@ -190,8 +190,8 @@ func checkAnchor(learner string, id string) string {
 	return learner + "-check-" + anchorUnsafe.ReplaceAllString(id, "_")
 }
 
-var words = map[string]string{
-	record.StatusPass: "pass", record.StatusFail: "FAIL", record.StatusWarn: "warn", record.StatusSkip: "skip",
+var words = map[checks.Status]string{
+	checks.StatusPass: "pass", checks.StatusFail: "FAIL", checks.StatusWarn: "warn", checks.StatusSkip: "skip",
 }
 
 // writePage writes index.html. Text from outside goes through htmlText
@@ -229,11 +229,11 @@ func writePage(w io.Writer, results []*Result) error {
 					row.Cells = append(row.Cells, pageCell{Class: "none", Word: "not run"})
 					continue
 				}
-				cell := pageCell{Class: c.Status, Word: words[c.Status]}
+				cell := pageCell{Class: string(c.Status), Word: words[c.Status]}
 				if ns != nil && c.ID != "1" {
 					cell = pageCell{Class: "none", Word: "not run"}
 				}
-				if cell.Class == record.StatusFail || cell.Class == record.StatusWarn {
+				if cell.Class == string(checks.StatusFail) || cell.Class == string(checks.StatusWarn) {
 					cell.Href = checkAnchor(anchor, c.ID)
 				}
 				row.Cells = append(row.Cells, cell)
@@ -248,7 +248,7 @@ func writePage(w io.Writer, results []*Result) error {
 					row.Fails = append(row.Fails, pageFail{ID: htmlText(id), Reason: htmlText(reason(r, id)), Href: checkAnchor(anchor, id)})
 				}
 				for _, c := range run.Checks {
-					if c.Status == record.StatusPass {
+					if c.Status == checks.StatusPass {
 						continue
 					}
 					ev, _ := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 var (
@@ -14,14 +16,14 @@ var (
 	finalLineRe = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
 	// harnessHeaderRe is a "#" context line the harness prints first.
 	harnessHeaderRe = regexp.MustCompile(`^# (?:practice-notes acceptance harness|server command: |practice root: |client: |isolation: |resources: |replies: |N2 passage|as returned|byte-identical per harness|\s+\d+ \||\s+\|)`)
-	statusWords     = map[string]string{"PASS": StatusPass, "FAIL": StatusFail, "WARN": StatusWarn, "SKIP": StatusSkip}
+	statusWords     = map[string]checks.Status{"PASS": checks.StatusPass, "FAIL": checks.StatusFail, "WARN": checks.StatusWarn, "SKIP": checks.StatusSkip}
 )
 
 // resultLine recognises a check's result as the harness writes it: a
 // "PASS 5 …" line, a row of the one-page record's table ("| 5 | acceptance
 // | PASS | …") or of the generated results block ("| 5 | PASS | …"), and
 // the final "N passed, M failed".
-func resultLine(d *docLine) (id, status string, final bool, failed int) {
+func resultLine(d *docLine) (id string, status checks.Status, final bool, failed int) {
 	body := strings.TrimSpace(stripEmphasis(leadRe.ReplaceAllString(d.Text, "")))
 	if m := harnessLineRe.FindStringSubmatch(body); m != nil {
 		return m[2], statusWords[m[1]], false, 0
@@ -123,7 +125,7 @@ func (cr *claimReader) compareResults() map[*docLine]bool {
 			continue
 		}
 		id, status, final, failed := resultLine(d)
-		evidence = status == StatusFail || status == StatusWarn
+		evidence = status == checks.StatusFail || status == checks.StatusWarn
 		gen := d.kind == kindGenerated
 		if gen {
 			v.Generated = true
@@ -151,10 +153,10 @@ func (cr *claimReader) compareResults() map[*docLine]bool {
 		switch {
 		case c == nil:
 			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s show check %s, which this run does not have", d.N, where, id))
-		case status != StatusFail && c.Status == StatusFail:
-			cr.refute(d, fmt.Sprintf("%s say check %s did not fail (%s)", where, id, strings.ToUpper(status)), []string{id})
+		case status != checks.StatusFail && c.Status == checks.StatusFail:
+			cr.refute(d, fmt.Sprintf("%s say check %s did not fail (%s)", where, id, strings.ToUpper(string(status))), []string{id})
 		case status != c.Status:
-			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s say check %s %s, this run %s", d.N, where, id, strings.ToUpper(status), strings.ToUpper(c.Status)))
+			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s say check %s %s, this run %s", d.N, where, id, strings.ToUpper(string(status)), strings.ToUpper(string(c.Status))))
 		}
 	}
 	// A final count refuted only by checks a line above already refutes
@@ -375,7 +377,7 @@ func refuting(r reading, run *Run) []string {
 	failedTests := map[int]bool{}
 	for _, id := range want {
 		c := run.Find(id)
-		if c == nil || c.Status != StatusFail || skip[id] || seen[id] || !brokenRule(c, r.only[id]) {
+		if c == nil || c.Status != checks.StatusFail || skip[id] || seen[id] || !brokenRule(c, r.only[id]) {
 			continue
 		}
 		seen[id] = true
@@ -408,7 +410,7 @@ func failedWhere(run *Run, keep func(*Check) bool) []string {
 	var out []string
 	for i := range run.Checks {
 		c := &run.Checks[i]
-		if c.Status == StatusFail && keep(c) {
+		if c.Status == checks.StatusFail && keep(c) {
 			out = append(out, c.ID)
 		}
 	}

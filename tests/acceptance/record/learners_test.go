@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // classRun builds a run in the --json shape with every check of the
@@ -26,17 +28,17 @@ func classRun(failed ...string) *Run {
 	r := &Run{Date: time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), Server: "python3 server.py {root}"}
 	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7",
 		"9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22"} {
-		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: StatusPass}
+		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: checks.StatusPass}
 		if s, ok := sections[id]; ok {
 			c.Section = s
 		}
 		for _, f := range failed {
 			if f == id {
-				c.Status = StatusFail
+				c.Status = checks.StatusFail
 				c.Evidence = "FAIL: defect seen by check " + id + "\n   -> tools/call search_notes {\"query\":\"q" + id + "\"}\n   <- reply"
 			}
 		}
-		if c.Status == StatusFail {
+		if c.Status == checks.StatusFail {
 			r.Failed++
 		} else {
 			r.Passed++

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // runWith builds a run in the --json shape: checks 1-8 in the acceptance
@@ -18,18 +20,18 @@ func runWith(failed ...string) *Run {
 	sections := map[string]string{"8.1": "protocol", "9": "boundary", "10": "tool", "11": "protocol"}
 	r := &Run{Server: "python3 server.py {root}", Isolation: "process group only"}
 	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "8.1", "9", "10", "11"} {
-		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: StatusPass}
+		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: checks.StatusPass}
 		if s, ok := sections[id]; ok {
 			c.Section = s
 		}
 		for _, f := range failed {
 			if f == id {
-				c.Status = StatusFail
+				c.Status = checks.StatusFail
 				c.Evidence = "-> tools/call search_notes {\"query\":\"q" + id + "\"}\n<- reply for " + id
 				c.Hint = "fix " + id
 			}
 		}
-		if c.Status == StatusFail {
+		if c.Status == checks.StatusFail {
 			r.Failed++
 		} else {
 			r.Passed++
