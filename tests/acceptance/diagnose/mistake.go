@@ -58,10 +58,12 @@ type Diagnosis struct {
 	Warn  bool
 	// Files names the notes that show it, root-relative.
 	Files []string
-	Hint  string
+	// Hint is the fix; "" where the owning check's own fix is the one.
+	Hint string
 }
 
-// rule is what a mistake is charged to and the fix it calls for.
+// rule is what a mistake is charged to and the fix it calls for: none
+// where the owning check's own fix is the one.
 type rule struct {
 	owner string
 	warn  bool
@@ -75,7 +77,7 @@ var rules = map[Mistake]rule{
 	AfterBinary:     {"20", false, "Skip a binary note (a NUL byte) and go on with the next one."},
 	Subfolders:      {"3", false, "Walk the whole tree under the root, folders inside folders."},
 	SameText:        {"1", false, "Key results by file and position, never by the passage's text: two notes may hold the same paragraph."},
-	CaseSensitive:   {"9", false, "Compare without case: fold both the query and the text (Go strings.EqualFold, Python str.casefold)."},
+	CaseSensitive:   {"9", false, ""}, // check 9's own fix
 	CaseFold:        {"10", true, "Compare with a Unicode simple case fold (Go strings.EqualFold or unicode.SimpleFold, Python str.casefold, a JavaScript regular expression with the iu flags), not by lowercasing."},
 	AddedNote:       {"15", true, "Read the notes on every search, not once at start-up."},
 	Missed:          {"1", false, "Return every paragraph that holds the phrase, up to 10 in all."},
