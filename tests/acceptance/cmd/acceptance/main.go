@@ -105,6 +105,7 @@ func parseFlags(args []string) (*options, int) {
 	transcripts := fs.String("record-transcripts", "", "write each check's recorded exchanges, facts and verdict into this folder as ID.txtar, for checks judged from recorded facts, and each run-wide rule's as rule-NAME.txtar (copy them under tests/acceptance/checks/testdata/transcripts to make them tests)")
 	dir := fs.String("dir", "", "run the server command in this folder, your project's, and read or write there the files the other flags name, except --practice-data, which stays relative to where you started (default: the current folder)")
 	completion := fs.String("completion", "", "after the checks, grade this completion record (COMPLETION.md) against the run, as a class's grading does, and print the checks and its grade instead of the usual text")
+	seed := fs.Uint64("seed", 0, "seed of the generated cases (the report states the one a run drew): the same seed replays them exactly; 0 draws one")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
@@ -146,6 +147,7 @@ func parseFlags(args []string) (*options, int) {
 			Isolation:       *isolation,
 			Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
 			Slot:            *slot,
+			Seed:            *seed,
 		},
 		record: *record, learnerRecord: *learnerRecord, evidenceFile: *evidenceFile, asJSON: *asJSON,
 		clientRuns: *clientRuns, transcripts: *transcripts, completion: *completion,
