@@ -2,7 +2,7 @@
 # The live matrix of the grading harness: real server processes in the
 # sandbox, for every learner-style server (Python, Go with `go run`, Node.js
 # with the official TypeScript SDK, npx), every fixture and hostile server,
-# the real-output blocks of docs/grading.md and a class graded end to end.
+# the real-output blocks of the grading docs (docs/grading*.md) and a class graded end to end.
 # These are the tests behind the `live` build tag, with the other tests of
 # tests/acceptance around them; `go test ./...` runs only a smoke run.
 #

@@ -9,8 +9,8 @@
 # Without --server the script builds this repository's server and passes
 # --server, --server-source and --practice-data for it. With --completion
 # FILE it also grades that completion record against the run, as
-# scripts/grade-class.sh does for each learner of a class. docs/grading.md
-# explains every check.
+# scripts/grade-class.sh does for each learner of a class.
+# docs/grading-checks.md explains every check.
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,6 +49,7 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/practice-notes-acceptance-bin.XXXXXX")"
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 
+echo "acceptance.sh: building the harness (with empty Go caches about a minute, else seconds)" >&2
 go -C "$repo" build -o "$tmp/acceptance" ./tests/acceptance/cmd/acceptance
 
 if [[ $want_help -eq 1 ]]; then

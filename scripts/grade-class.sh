@@ -46,6 +46,7 @@ tmp="$(mktemp -d "${TMPDIR:-/tmp}/practice-notes-grade-class.XXXXXX")"
 trap 'rm -rf "$tmp"' EXIT
 
 # The harness is built once for the whole class.
+echo "grade-class.sh: building the harness (with empty Go caches about a minute, else seconds)" >&2
 go -C "$repo" build -o "$tmp/acceptance" ./tests/acceptance/cmd/acceptance
 go -C "$repo" build -o "$tmp/gradeclass" ./tests/acceptance/cmd/gradeclass
 

@@ -6,7 +6,9 @@
 #   - a hard link inside the root to a file outside it is refused, by a
 #     search and by resources/read, and its text is never printed;
 #   - the Windows-only boundary tests that need no files run as a Windows
-#     test binary.
+#     test binary;
+#   - the grading harness, acceptance.exe, grades practice-notes.exe as
+#     the README has a learner grade a server (--dir, --learner-record).
 #
 # Wine comes from Debian packages, installed when missing (as root, with
 # apt-get, bounded in time). Debian's Wine 8.0 lacks ProcessPrng in
@@ -18,8 +20,8 @@
 # When Wine cannot be had, this says so and exits 0 (skipped), unless
 # WINE_SMOKE_REQUIRED=1, when that is a failure.
 #
-# Time: about a minute when Wine must be installed (about 30 s of it
-# apt-get), about 20 s when it is there; every step has a time limit, so
+# Time: about two and a half minutes when Wine must be installed (about
+# 30 s of it apt-get), about two when it is there (90 s of it the harness); every step has a time limit, so
 # at most about 20 minutes if the package mirror hangs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -138,5 +140,25 @@ if grep -E '^\s+testing\.go:[0-9]+:' <<<"$out" | grep -v 'TempDir RemoveAll clea
   fail "Windows boundary tests failed under Wine for another reason than Wine's delete: $out"
 fi
 log "ok: Windows boundary tests pass under Wine (name rules, handle rules, reserved names, hard link)"
+
+# --- 5. The grading harness on Windows, as the README has a learner run it
+# from the kit's folder: acceptance.exe grades practice-notes.exe, started
+# through cmd.exe in the learner's folder (--dir), and writes the record
+# there (about 90 s under Wine). The run must pass the specification's eight
+# acceptance tests and write the record; the server's {root} reaches it
+# through cmd.exe unquoted (sh's single quotes would reach it as part of
+# the path).
+GOOS=windows GOARCH=amd64 go build -o "$work/acceptance.exe" ./tests/acceptance/cmd/acceptance
+mkdir -p "$work/project"
+winpath() { printf 'Z:%s' "${1//\//\\}"; }
+out=$(run "$work/acceptance.exe" --dir "$(winpath "$work/project")" --practice-data "$(winpath "$PWD/practice-data")" \
+  --server "$(winpath "$work/practice-notes.exe") serve -root {root}" --learner-record COMPLETION.md 2>&1) || true
+echo "$out" > "$work/acceptance.out"
+for id in 1 2 3 4 5 6 7 8; do
+  grep -q "^PASS $id " <<<"$out" || fail "acceptance.exe under Wine: check $id did not pass: $(head -c 3000 <<<"$out")"
+done
+grep -qE '^[0-9]+ passed, [0-9]+ failed$' <<<"$out" || fail "acceptance.exe under Wine printed no final line: $(tail -c 2000 <<<"$out")"
+[ -f "$work/project/COMPLETION.md" ] || fail "acceptance.exe under Wine wrote no COMPLETION.md in --dir: $(tail -c 2000 <<<"$out")"
+log "ok: acceptance.exe grades practice-notes.exe under Wine ($(grep -E '^[0-9]+ passed, [0-9]+ failed$' <<<"$out")) and writes the record in --dir"
 
 log "passed in $(( SECONDS - started )) s"

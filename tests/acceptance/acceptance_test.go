@@ -143,6 +143,9 @@ func checkContract(t *testing.T, rep *harness.Report) {
 // runScript runs scripts/acceptance.sh from the repository root.
 func runScript(t *testing.T, args ...string) (stdout string, code int) {
 	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skipf("SKIP: scripts/acceptance.sh needs bash, not found here (%v); go run ./tests/acceptance/cmd/acceptance grades without it", err)
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "bash", append([]string{"scripts/acceptance.sh"}, args...)...)

@@ -12,7 +12,7 @@ import (
 	"testing"
 )
 
-// throwawayCheck is a whole check in one file, as docs/grading.md's
+// throwawayCheck is a whole check in one file, as docs/grading-checks.md's
 // "Adding a check" describes: its own fixture (an oversized note planted
 // around its own process), a probe and a judge.
 const throwawayCheck = `package checks
@@ -28,6 +28,7 @@ var check99 = &Check{
 	Section:  SectionBoundary,
 	Title:    "a note over the size limit planted by its check is not searched",
 	Hint:     "Skip files over 102,400 bytes.",
+	Says:     ` + "`" + `\bbig notes?\b|\bover the size limit\b` + "`" + `,
 	Fixtures: []string{"big-note.md"},
 	Process:  WithPlanting,
 	Planting: &Planting{Plant: func(dir, marker string) ([]Planted, error) {
@@ -52,7 +53,7 @@ var check99 = &Check{
 }
 `
 
-// TestAddingACheck follows docs/grading.md's "Adding a check" in a copy
+// TestAddingACheck follows docs/grading-checks.md's "Adding a check" in a copy
 // of the repository: the check's file and one line of list.go, then the
 // catalog test fails until the check has its two transcripts, recorded
 // by the acceptance command on a server that keeps its rule (reference)

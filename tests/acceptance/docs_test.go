@@ -13,7 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// gradingOutputs produce, for each real-output block of docs/grading.md
+// gradingOutputs produce, for each real-output block "grading-ID" of docs/*.md
 // (a fenced block right after "<!-- output: grading-ID -->"), what the
 // command it shows prints now.
 var gradingOutputs = map[string]func(t *testing.T) string{
@@ -71,35 +71,63 @@ func normalizeOutput(s string) string {
 var checkedByClassTest = map[string]bool{"grading-class-stdout": true, "grading-class-summary-csv": true,
 	"grading-class-summary-md": true, "grading-learner-eve": true, "grading-learner-cal-excerpt": true}
 
-// TestGradingDocs compares every real-output block of docs/grading.md with
-// what its command prints now, so a stale or edited block fails.
+// gradingDocs lists docs/*.md, where the grading reference's real-output
+// blocks live (docs/grading.md and the files it is split into).
+func gradingDocs(t *testing.T) []string {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no docs/*.md: %v", err)
+	}
+	return paths
+}
+
+// TestGradingDocs compares every real-output block "grading-ID" of
+// docs/*.md with what its command prints now, so a stale or edited block
+// fails.
 //
 // With -update it writes the output of now into the blocks instead.
 func TestGradingDocs(t *testing.T) {
-	docPath := filepath.Join("..", "..", "docs", "grading.md")
+	found := map[string]bool{}
+	for _, docPath := range gradingDocs(t) {
+		checkGradingDoc(t, docPath, found)
+	}
+	for id := range gradingOutputs {
+		if !found[id] {
+			t.Errorf("no file of docs/ has block %s", id)
+		}
+	}
+}
+
+// checkGradingDoc compares (or with -update rewrites) the real-output
+// blocks of one document, noting each block's id in found.
+func checkGradingDoc(t *testing.T, docPath string, found map[string]bool) {
 	b, err := os.ReadFile(docPath)
 	if err != nil {
 		t.Fatal(err)
 	}
+	name := "docs/" + filepath.Base(docPath)
 	doc := string(b)
 	updated := doc
-	found := map[string]bool{}
 	for _, m := range outputMarkRe.FindAllStringSubmatchIndex(doc, -1) {
 		id, fence := doc[m[2]:m[3]], doc[m[4]:m[5]]
 		rest := doc[m[1]:]
 		end := strings.Index(rest, "\n"+fence+"\n")
 		if end < 0 {
-			t.Errorf("block %s is not closed", id)
+			t.Errorf("%s: block %s is not closed", name, id)
 			continue
 		}
 		shown := rest[:end+1]
+		if found[id] {
+			t.Errorf("%s: block %s is shown twice in docs/", name, id)
+		}
 		found[id] = true
 		if checkedByClassTest[id] {
 			continue
 		}
 		gen, ok := gradingOutputs[id]
 		if !ok {
-			t.Errorf("docs/grading.md has block %s, which no test produces", id)
+			t.Errorf("%s has block %s, which no test produces", name, id)
 			continue
 		}
 		t.Run(id, func(t *testing.T) {
@@ -110,14 +138,9 @@ func TestGradingDocs(t *testing.T) {
 			}
 			got := normalizeOutput(now)
 			if diff := cmp.Diff(normalizeOutput(shown), got); diff != "" {
-				t.Errorf("docs/grading.md block %s differs from the output now (-doc +now):\n%s", id, diff)
+				t.Errorf("%s block %s differs from the output now (-doc +now):\n%s", name, id, diff)
 			}
 		})
-	}
-	for id := range gradingOutputs {
-		if !found[id] {
-			t.Errorf("docs/grading.md has no block %s", id)
-		}
 	}
 	if *update && updated != doc {
 		if err := os.WriteFile(docPath, []byte(updated), 0o644); err != nil {
@@ -126,4 +149,4 @@ func TestGradingDocs(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "write the output of now into docs/grading.md's real-output blocks")
+var update = flag.Bool("update", false, "write the output of now into the real-output blocks of docs/*.md")

@@ -10,7 +10,7 @@ import (
 // The harness calls a tool besides search_notes only when nothing says
 // it may change something: a graded server's tool that writes would
 // change the fixture the harness judges, and the grader's machine with
-// it. docs/grading.md ("One tool", check 14) states the same rule and
+// it. docs/grading-checks.md ("One tool", check 14) states the same rule and
 // lists the same words.
 //
 //  1. Words first, whatever the annotations: a tool whose name or

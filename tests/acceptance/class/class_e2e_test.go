@@ -130,19 +130,24 @@ func TestClassEndToEnd(t *testing.T) {
 	}
 	var learners []string
 	for _, row := range rows[1:] {
-		name, failed := row[0], strings.Fields(row[4])
+		name, failed := row[0], strings.Fields(row[5])
 		learners = append(learners, name)
 		w := wants[name]
-		if row[5] != w.record || row[6] != w.unread {
-			t.Errorf("%s: record %s with %q lines unread, want %s with %q", name, row[5], row[6], w.record, w.unread)
+		if row[6] != w.record || row[7] != w.unread {
+			t.Errorf("%s: record %s with %q lines unread, want %s with %q", name, row[6], row[7], w.record, w.unread)
 		}
 		if w.failed == nil && (len(failed) > 0 || row[2] != "0") {
-			t.Errorf("%s: failed %q (%s), want none", name, row[4], row[2])
+			t.Errorf("%s: failed %q (%s), want none", name, row[5], row[2])
 		}
 		for _, id := range w.failed {
-			if !slices.Contains(failed, id) {
-				t.Errorf("%s: failed checks %q lack %s", name, row[4], id)
+			if !slices.Contains(failed, id) && !(id != "1" && row[3] != "0") {
+				t.Errorf("%s: failed checks %q lack %s", name, row[5], id)
 			}
+		}
+		// A server that never started failed one check; the others
+		// were not run, and are counted so.
+		if name == "eve" && (row[2] != "1" || row[3] != "28" || row[5] != "1") {
+			t.Errorf("eve: failed %s, not run %s, failed checks %q; want 1, 28 and check 1", row[2], row[3], row[5])
 		}
 	}
 	if diff := cmp.Diff([]string{"ada", "bea", "cal", "dan", "eve", "fay", "gus", "hal"}, learners); diff != "" {
@@ -157,7 +162,7 @@ func TestClassEndToEnd(t *testing.T) {
 			"### Read these yourself\n\nThe record check could not tell what these lines claim, so it counted them neither for nor against your record; a person reads them against the run.\n\nLine 11, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
 			"### Your own tests, not checked by this run\n\nLine 10 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy own tests (pytest) are green too.\n````\n",
 			"--server 'python3 server.py {root}' --completion COMPLETION.md"},
-		"cal": {"### Check 5:", "What to fix:", "Evidence (cut; the whole transcript is in cal.json):",
+		"cal": {"### Check 5:", "What to fix:", "<details><summary>Evidence</summary>\n\nCut; the whole transcript is in cal.json.\n",
 			"claims the acceptance tests passed:\n\n````text\nBoundary tests run: **all 8 passed**, nothing leaked\n````\n\nbut check 5 failed (see also checks 17 and 18):\n\n````text\nFAIL: text of escape-target.md",
 			"--server 'go run ../../servers/follows-symlinks serve -root {root}'"},
 		"dan": {"### Check 8:", "non-JSON-RPC", "````text\n* INTEGRATION DEMONSTRATED: yes, Claude Desktop listed search_notes and called it\n````\n\nbut check 8 failed:\n\n````text\nFAIL: stdout carried 1 non-JSON-RPC line(s)"},
@@ -189,7 +194,7 @@ func TestClassEndToEnd(t *testing.T) {
 	// cal's first failed check, up to its evidence (which holds the run's
 	// random markers).
 	cal := readFile(t, filepath.Join(out, "cal.md"))
-	from, to := strings.Index(cal, "## What failed"), strings.Index(cal, "Evidence (cut")
+	from, to := strings.Index(cal, "## What failed"), strings.Index(cal, "<details>")
 	if from < 0 || to < from {
 		t.Fatalf("cal.md has no failed check with evidence:\n%s", cal)
 	}
@@ -255,20 +260,27 @@ func TestClassEndToEnd(t *testing.T) {
 	}
 }
 
-// TestCompletionFlag grades one learner's record through
-// scripts/acceptance.sh --completion, from the learner's folder.
+// TestCompletionFlag grades one learner's record with the command the
+// feedback page gives under "Rerun the checks", as written, run by sh in
+// the learner's folder with the kit's path filled in.
 func TestCompletionFlag(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: runs a learner's server")
 	}
 	needPython(t)
 	dir := filepath.Join(repoRoot, testClass, "bea")
-	script, err := filepath.Abs(filepath.Join(repoRoot, "scripts", "acceptance.sh"))
+	kit, err := filepath.Abs(repoRoot)
 	if err != nil {
 		t.Fatal(err)
 	}
-	stdout, stderr, code := runCmd(t, dir, 5*time.Minute, "bash", script, "--server", "python3 server.py {root}", "--completion", "COMPLETION.md")
+	forms := harnessCommands(&Result{Command: "python3 server.py {root}"}, "--completion")
+	if len(forms) != 1 || !strings.HasPrefix(forms[0], "go -C "+kitPath+" ") {
+		t.Fatalf("the page's rerun command: %q", forms)
+	}
+	line := strings.Replace(forms[0], kitPath, kit, 1)
+	stdout, stderr, code := runCmd(t, dir, 5*time.Minute, "sh", "-c", line)
 	t.Logf("exit %d\n%s%s", code, stdout, stderr)
+	// go run exits 1 for any failure of the program.
 	if code != 1 {
 		t.Errorf("exit %d, want 1 for an incomplete record", code)
 	}
@@ -288,17 +300,26 @@ func TestCompletionFlag(t *testing.T) {
 	}
 }
 
-// checkDocs compares a block of docs/grading.md marked
-// "<!-- output: ID -->" with what the command printed now. With
-// UPDATE_GRADING_DOCS=1 it rewrites the block instead.
+// checkDocs compares the block of docs/*.md marked "<!-- output: ID -->"
+// (the grading reference, split by concern) with what the command printed
+// now. With UPDATE_GRADING_DOCS=1 it rewrites the block instead.
 func checkDocs(t *testing.T, id, got string) {
 	t.Helper()
-	path := filepath.Join(repoRoot, "docs", "grading.md")
-	doc := readFile(t, path)
 	re := regexp.MustCompile("<!-- output: " + regexp.QuoteMeta(id) + " -->\n(~{3,}|`{3,})[^\n]*\n")
-	om := re.FindStringSubmatchIndex(doc)
+	paths, err := filepath.Glob(filepath.Join(repoRoot, "docs", "*.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var path, doc string
+	var om []int
+	for _, p := range paths {
+		if d := readFile(t, p); re.MatchString(d) {
+			path, doc, om = p, d, re.FindStringSubmatchIndex(d)
+			break
+		}
+	}
 	if om == nil {
-		t.Errorf("docs/grading.md has no block <!-- output: %s -->", id)
+		t.Errorf("no file of docs/ has a block <!-- output: %s -->", id)
 		return
 	}
 	// The block ends at a line that is exactly its opening fence, so a
@@ -306,7 +327,7 @@ func checkDocs(t *testing.T, id, got string) {
 	fence := doc[om[2]:om[3]]
 	n := strings.Index(doc[om[1]:], "\n"+fence+"\n")
 	if n < 0 {
-		t.Errorf("docs/grading.md block %s is not closed", id)
+		t.Errorf("%s: block %s is not closed", path, id)
 		return
 	}
 	m := []int{om[0], om[1] + n + 1, om[1], om[1] + n + 1}
@@ -320,6 +341,6 @@ func checkDocs(t *testing.T, id, got string) {
 		return
 	}
 	if diff := cmp.Diff(want, block); diff != "" {
-		t.Errorf("docs/grading.md block %s is not what the command printed now (-now +docs); UPDATE_GRADING_DOCS=1 rewrites it:\n%s", id, diff)
+		t.Errorf("%s: block %s is not what the command printed now (-now +docs); UPDATE_GRADING_DOCS=1 rewrites it:\n%s", path, id, diff)
 	}
 }

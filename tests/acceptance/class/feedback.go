@@ -24,19 +24,46 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// pwshQuote quotes s for PowerShell, where a single-quoted string
+// doubles its quotes.
+func pwshQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+}
+
 // kitPath stands for the learner's copy of this kit in the rerun command.
 const kitPath = "path/to/practice-notes"
 
-// rerunCommand is the one command a learner runs in their own project
-// folder to repeat the checks and the record check.
-func rerunCommand(r *Result) string {
-	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --completion %s", kitPath, shellQuote(serverCommand(r)), RecordFile)
+// harnessCommands is the one command a learner types in their project
+// folder to run the checks with the kit's Go harness, on every system:
+// go -C runs it in the kit's module, --dir "$PWD" brings the server
+// command and the record back to the project ("$PWD" means the current
+// folder in bash, zsh and PowerShell alike). A server command holding a
+// single quote is quoted differently by the two shells: then the second
+// form is PowerShell's.
+func harnessCommands(r *Result, flag string) []string {
+	form := func(quote func(string) string) string {
+		return fmt.Sprintf("go -C %s run ./tests/acceptance/cmd/acceptance --dir \"$PWD\" --server %s %s %s", kitPath, quote(serverCommand(r)), flag, RecordFile)
+	}
+	if sh, ps := form(shellQuote), form(pwshQuote); sh != ps {
+		return []string{sh, ps}
+	}
+	return []string{form(shellQuote)}
 }
 
-// learnerRecordCommand is the command a learner runs in their project
-// folder to write COMPLETION.md from a run of the checks.
+// mdCommands shows the forms of harnessCommands in fenced blocks.
+func mdCommands(forms []string) string {
+	if len(forms) == 1 {
+		return mdFence(forms[0])
+	}
+	return mdFence(forms[0]) + "\nIn PowerShell:\n\n" + mdFence(forms[1])
+}
+
+// rerunCommand repeats the checks and the record check.
+func rerunCommand(r *Result) string { return mdCommands(harnessCommands(r, "--completion")) }
+
+// learnerRecordCommand writes COMPLETION.md from a run of the checks.
 func learnerRecordCommand(r *Result) string {
-	return fmt.Sprintf("%s/scripts/acceptance.sh --server %s --learner-record %s", kitPath, shellQuote(serverCommand(r)), RecordFile)
+	return mdCommands(harnessCommands(r, "--learner-record"))
 }
 
 func serverCommand(r *Result) string {
@@ -48,9 +75,9 @@ func serverCommand(r *Result) string {
 
 // isolationLine says in one line how the learner's server was contained,
 // from the words of the run's isolation report, without the grader's
-// paths; the details are in docs/grading.md.
+// paths; the details are in docs/grading-isolation.md.
 func isolationLine(iso string) string {
-	const more = ` (details: "Isolation" in the kit's docs/grading.md).`
+	const more = ` (details: the kit's docs/grading-isolation.md).`
 	var parts []string
 	if strings.Contains(iso, "ran as uid") {
 		parts = append(parts, "a user of its own")
@@ -134,8 +161,8 @@ func writeFeedback(w io.Writer, r *Result) error {
 	writeRecord(&b, r, ns != nil)
 
 	p("## Rerun the checks on your machine\n\n")
-	p("In your project folder, where `%s` is your copy of the practice-notes kit:\n\n", kitPath)
-	p("%s\n", mdFence(rerunCommand(r)))
+	p("In your project folder, where `%s` is your copy of the practice-notes kit (with Go installed; bash, zsh or PowerShell):\n\n", kitPath)
+	p("%s\n", rerunCommand(r))
 
 	if run := r.RunParsed; run != nil {
 		var passed []string
@@ -216,12 +243,14 @@ func writeChecks(b *strings.Builder, r *Result, status checks.Status, heading st
 			fmt.Fprintf(b, "What to fix: %s\n\n", mdInline(c.Hint))
 		}
 		if strings.TrimSpace(c.Evidence) != "" {
+			// The evidence is folded, so that each check reads on one
+			// screen; no learner text goes into the raw HTML lines.
 			ev, cut := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)
-			more := ""
+			b.WriteString("<details><summary>Evidence</summary>\n\n")
 			if cut {
-				more = fmt.Sprintf(" (cut; the whole transcript is in %s)", mdInline(fileBase(r.Learner)+".json"))
+				fmt.Fprintf(b, "Cut; the whole transcript is in %s.\n\n", mdInline(fileBase(r.Learner)+".json"))
 			}
-			fmt.Fprintf(b, "Evidence%s:\n\n%s\n", more, mdFence(ev))
+			fmt.Fprintf(b, "%s\n</details>\n\n", mdFence(ev))
 		}
 	}
 }
@@ -238,7 +267,7 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 	p("## Completion record: %s\n\n", v.State)
 	switch v.State {
 	case record.Missing:
-		p("There is no `%s` in your folder. Fill in the specification's six fields from a real run, or let the checks write them, with `___` where a person must write, in your project folder:\n\n%s\n", RecordFile, mdFence(learnerRecordCommand(r)))
+		p("There is no `%s` in your folder. Fill in the specification's six fields from a real run, or let the checks write them, with `___` where a person must write, in your project folder:\n\n%s\n", RecordFile, learnerRecordCommand(r))
 		return
 	case record.Consistent:
 		p("Every field is filled in and nothing in it is refuted by this run.\n\n")
@@ -303,8 +332,7 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 	}
 	if v.Generated {
 		p("### Write the record again\n\n")
-		p("Your record holds the results that `--learner-record` wrote. After you change your server, write it again from a new run, in your project folder (what you wrote in place of a `___` of \"Server source created\" and \"Exact passage manually checked\" is kept):\n\n%s\n", mdFence(learnerRecordCommand(r)))
-		p("From the kit's folder, `go run ./tests/acceptance/cmd/acceptance` takes the same flags.\n\n")
+		p("Your record holds the results that `--learner-record` wrote. After you change your server, write it again from a new run, in your project folder (what you wrote in place of a `___` of \"Server source created\" and \"Exact passage manually checked\" is kept):\n\n%s\n", learnerRecordCommand(r))
 	}
 }
 

@@ -181,7 +181,7 @@ func TestHostileCSV(t *testing.T) {
 	}
 	// The record's line that the reader could not read is counted; a
 	// learner without a run has no count.
-	if got := []string{rows[1][6], rows[3][6]}; !cmp.Equal(got, []string{"1", ""}) {
+	if got := []string{rows[1][7], rows[3][7]}; !cmp.Equal(got, []string{"1", ""}) {
 		t.Errorf("record_unread_lines %q, want [1 \"\"]", got)
 	}
 }
@@ -356,7 +356,7 @@ func TestServerNeverStarts(t *testing.T) {
 		"Its last lines on stderr:\n\n````text\n/bin/sh: 1: eve-notes-server: not found\n````\n",
 		"Likely cause: the shell could not find the program \"eve-notes-server\": install it, or give its path relative to your folder in server.cmd.\n",
 		"Not run, because the server did not start: checks 2, 3, 4, 5, 6, 7, 8, 8.1, 8.2, 8.3, 8.4, 8.5, 8.6, 8.7, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22.\n",
-		"- Your server ran in a sandbox: a user of its own, no network, only its own folders writable and limits on memory, processes and CPU time (details: \"Isolation\" in the kit's docs/grading.md).\n",
+		"- Your server ran in a sandbox: a user of its own, no network, only its own folders writable and limits on memory, processes and CPU time (details: the kit's docs/grading-isolation.md).\n",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("eve.md lacks %q:\n%s", want, md)
@@ -387,6 +387,29 @@ func TestServerNeverStarts(t *testing.T) {
 	if !strings.Contains(page, `server did not start</a>: the shell could not find the program &#34;eve-notes-server&#34;`) {
 		t.Errorf("the page's first table does not say the server did not start")
 	}
+	// One fault, counted once: check 1 failed, the 28 others were not run.
+	if !strings.Contains(page, `<td class="fail">1</td><td class="none">28</td>`) {
+		t.Errorf("the page's first table does not count 1 failed and 28 not run")
+	}
+	if got, want := readFile(t, filepath.Join(out, "summary.csv")), "eve,0,1,28,0,1,missing,\n"; !strings.HasSuffix(got, want) {
+		t.Errorf("summary.csv:\n%s\nwant its row %q", got, want)
+	}
+	if got := readFile(t, filepath.Join(out, "summary.md")); !strings.Contains(got, "| [eve](eve.md) | 0 | 1 | 28 | 0 | server did not start") {
+		t.Errorf("summary.md does not count 1 failed and 28 not run:\n%s", got)
+	}
+	if !strings.Contains(md, "- Result: 0 passed, 1 failed, 28 not run, 0 warnings\n") {
+		t.Errorf("eve.md does not count 1 failed and 28 not run:\n%s", md)
+	}
+	var j struct {
+		Failed int      `json:"failed"`
+		NotRun []string `json:"notRun"`
+	}
+	if err := json.Unmarshal([]byte(readFile(t, filepath.Join(out, "eve.json"))), &j); err != nil {
+		t.Fatal(err)
+	}
+	if j.Failed != 1 || len(j.NotRun) != 28 || j.NotRun[0] != "2" {
+		t.Errorf("eve.json: failed %d, notRun %q; want 1 and checks 2 to 22", j.Failed, j.NotRun)
+	}
 }
 
 // Each likely cause follows from what the server wrote and how it ended.
@@ -397,6 +420,8 @@ func TestLikelyCause(t *testing.T) {
 		prefix string
 	}{
 		{"not found", noStart{Exit: "exit status 127"}, "the shell could not find the program \"srv\""},
+		{"found, may not run (dash)", noStart{Exit: "exit status 127", Stderr: []string{"/bin/sh: 1: srv: Permission denied"}}, "the shell found the program \"srv\" but may not run it (Permission denied)"},
+		{"found, may not run (bash)", noStart{Exit: "exit status 126", Stderr: []string{"bash: line 1: srv: Permission denied"}}, "the shell found the program \"srv\" but may not run it (Permission denied)"},
 		{"node module", noStart{Exit: "exit status 1", Stderr: []string{"Error [ERR_MODULE_NOT_FOUND]: Cannot find package '@modelcontextprotocol/sdk' imported from /x/server.js"}},
 			"Node.js could not load \"@modelcontextprotocol/sdk\": the dependencies are not installed"},
 		{"python module", noStart{Exit: "exit status 1", Stderr: []string{"ModuleNotFoundError: No module named 'mcp'"}}, "Python could not import \"mcp\""},
@@ -448,7 +473,7 @@ func TestIsolationLine(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got := isolationLine(tt.iso)
-		if want := tt.want + ` (details: "Isolation" in the kit's docs/grading.md).`; got != want {
+		if want := tt.want + ` (details: the kit's docs/grading-isolation.md).`; got != want {
 			t.Errorf("isolationLine(%q)\n = %q\nwant %q", tt.iso, got, want)
 		}
 	}

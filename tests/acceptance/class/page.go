@@ -55,10 +55,10 @@ dd { margin: 0 0 0.25em 3em; }
 <table class="summary">
 <colgroup><col class="learner"/><col class="count"/><col class="count"/><col class="count"/><col/><col class="record"/></colgroup>
 <thead>
-<tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Warnings</th><th scope="col">Failed checks</th><th scope="col">Record</th></tr>
+<tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Not run</th><th scope="col">Warnings</th><th scope="col">Failed checks</th><th scope="col">Record</th></tr>
 </thead>
 <tbody>
-{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="4"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a>{{if .Unread}}, <a href="#{{.Anchor}}-unread">{{.Unread}} to read</a>{{end}}</td></tr>
+{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .NotRun}} class="none"{{end}}>{{.NotRun}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="5"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a>{{if .Unread}}, <a href="#{{.Anchor}}-unread">{{.Unread}} to read</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table>
 <h2>Every check</h2>
@@ -141,7 +141,7 @@ type pageFail struct{ ID, Reason, Href string }
 type pageRow struct {
 	Anchor, Name, Record, Unread, Error, NoStart string
 	Graded                                       bool
-	Passed, Failed, Warnings                     int
+	Passed, Failed, NotRun, Warnings             int
 	Fails                                        []pageFail
 	Cells                                        []pageCell
 }
@@ -218,7 +218,7 @@ func writePage(w io.Writer, results []*Result) error {
 		shown := map[string]bool{}
 		if run := r.RunParsed; run != nil {
 			row.Graded = true
-			row.Passed, row.Failed, row.Warnings = run.Passed, run.Failed, run.Warnings
+			row.Passed, row.Failed, row.NotRun, row.Warnings = run.Passed, failedCount(r), len(notRun(r)), run.Warnings
 			lv.Isolation = isolationLine(run.Isolation)
 			if run.Seed != 0 {
 				lv.Seed = htmlText(seedLine(run.Seed))
@@ -286,7 +286,7 @@ func writePage(w io.Writer, results []*Result) error {
 			lv.Notes = append(lv.Notes, htmlText(n))
 		}
 		if r.Record.Generated {
-			lv.Regenerate = htmlText(learnerRecordCommand(r))
+			lv.Regenerate = htmlText(strings.Join(harnessCommands(r, "--learner-record"), "\n"))
 		}
 		for _, p := range r.Record.Problems {
 			s := p.Field + ": " + p.Why

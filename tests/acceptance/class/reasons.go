@@ -161,6 +161,9 @@ func serverNeverStarted(r *Result) *noStart {
 var (
 	nodeModuleRe   = regexp.MustCompile(`Cannot find (?:module|package) '([^']+)'`)
 	pythonModuleRe = regexp.MustCompile(`No module named '?([\w.]+)'?`)
+	// deniedRe is a shell's word for a program it found and may not run:
+	// "/bin/sh: 1: python3: Permission denied".
+	deniedRe = regexp.MustCompile(`(?m)^[^:\n]*sh: (?:(?:line )?\d+: )?([^:\n]+): Permission denied$`)
 )
 
 // likelyCause names the most likely reason a server never started, from
@@ -172,6 +175,10 @@ func likelyCause(command string, ns *noStart) string {
 		first = f[0]
 	}
 	switch {
+	case deniedRe.MatchString(stderr):
+		// dash reports a program it found but may not run with exit
+		// status 127, the status of a program it did not find.
+		return "the shell found the program " + strconv.Quote(deniedRe.FindStringSubmatch(stderr)[1]) + " but may not run it (Permission denied): it is not executable for the user the checks run as, or its folder is closed to that user or mounted noexec; chmod it, or start it through its interpreter."
 	case ns.Exit == "exit status 127" || strings.Contains(stderr, ": not found") || strings.Contains(stderr, "command not found"):
 		return "the shell could not find the program " + strconv.Quote(first) + ": install it, or give its path relative to your folder in " + CommandFile + "."
 	case nodeModuleRe.MatchString(stderr) || strings.Contains(stderr, "ERR_MODULE_NOT_FOUND"):

@@ -72,19 +72,19 @@ func readFile(t *testing.T, path string) string {
 
 func TestSummaryFiles(t *testing.T) {
 	out, results := renderedClass(t)
-	wantCSV := "learner,passed,failed,warnings,failed_checks,record,record_unread_lines\n" +
-		"ada,9,0,1,,consistent,0\n" +
-		"bob <&> 'x',7,2,1,4 9,contradicted,1\n" +
-		"cy,,,,,missing,\n"
+	wantCSV := "learner,passed,failed,not_run,warnings,failed_checks,record,record_unread_lines\n" +
+		"ada,9,0,0,1,,consistent,0\n" +
+		"bob <&> 'x',7,2,0,1,4 9,contradicted,1\n" +
+		"cy,,,,,,missing,\n"
 	if diff := cmp.Diff(wantCSV, readFile(t, filepath.Join(out, "summary.csv"))); diff != "" {
 		t.Errorf("summary.csv (-want +got):\n%s", diff)
 	}
 	md := readFile(t, filepath.Join(out, "summary.md"))
 	for _, want := range []string{
 		"2 of 3 learners graded, 1 passed every check; not graded: cy.",
-		"| [ada](ada.md) | 9 | 0 | 1 |  | consistent |",
-		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted, 1 line to read |",
-		"| [cy](cy.md) | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
+		"| [ada](ada.md) | 9 | 0 | 0 | 1 |  | consistent |",
+		"| [bob \\<\\&\\> 'x'](bob%20%3C&%3E%20%27x%27.md) | 7 | 2 | 0 | 1 | 4: path outside the root was served; 9: path outside the root was served | contradicted, 1 line to read |",
+		"| [cy](cy.md) | | | | | not graded: stopped after the per-learner limit of 5m0s | missing |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("summary.md lacks %q:\n%s", want, md)
@@ -125,7 +125,8 @@ func TestFeedback(t *testing.T) {
 		"Line 10, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n",
 		"### Your own tests, not checked by this run\n\nLine 11 of `COMPLETION.md` speaks of your own tests, which this run can neither confirm nor refute:\n\n````text\nMy unit tests (go test ./...) are green.\n````\n",
 		"### Results from another run\n\nResults in your record differ from this run without claiming more than it shows:\n\n- line 13: the pasted lines say check 3 FAIL, this run PASS\n",
-		"path/to/practice-notes/scripts/acceptance.sh --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n",
+		"````text\ngo -C path/to/practice-notes run ./tests/acceptance/cmd/acceptance --dir \"$PWD\" --server 'node it'\\''s.js {root}' --completion COMPLETION.md\n````\n\nIn PowerShell:\n\n" +
+			"````text\ngo -C path/to/practice-notes run ./tests/acceptance/cmd/acceptance --dir \"$PWD\" --server 'node it''s.js {root}' --completion COMPLETION.md\n````\n",
 	} {
 		if !strings.Contains(bob, want) {
 			t.Errorf("bob's feedback lacks %q:\n%s", want, bob)
@@ -279,12 +280,12 @@ func TestPage(t *testing.T) {
 		return out
 	}
 	first := tables[0]
-	if diff := cmp.Diff([]string{"Learner", "Passed", "Failed", "Warnings", "Failed checks", "Record"}, texts(first[0])); diff != "" {
+	if diff := cmp.Diff([]string{"Learner", "Passed", "Failed", "Not run", "Warnings", "Failed checks", "Record"}, texts(first[0])); diff != "" {
 		t.Fatalf("first table's header (-want +got):\n%s", diff)
 	}
 	wantFirst := [][]string{
-		{"ada", "9", "0", "1", "none", "consistent"},
-		{"bob <&> 'x'", "7", "2", "1", "4 path outside the root was served9 path outside the root was served", "contradicted, 1 line to read"},
+		{"ada", "9", "0", "0", "1", "none", "consistent"},
+		{"bob <&> 'x'", "7", "2", "0", "1", "4 path outside the root was served9 path outside the root was served", "contradicted, 1 line to read"},
 		{"cy", "not graded: stopped after the per-learner limit of 5m0s", "missing"},
 	}
 	var gotFirst [][]string
@@ -294,10 +295,10 @@ func TestPage(t *testing.T) {
 	if diff := cmp.Diff(wantFirst, gotFirst); diff != "" {
 		t.Errorf("first table (-want +got):\n%s", diff)
 	}
-	if c := first[2][4]; !strings.HasSuffix(c.target, "-check-9") {
+	if c := first[2][5]; !strings.HasSuffix(c.target, "-check-9") {
 		t.Errorf("bob's failed checks link to %q", c.target)
 	}
-	if c := first[2][5]; c.target != "#learner-2-unread" {
+	if c := first[2][6]; c.target != "#learner-2-unread" {
 		t.Errorf("bob's record cell links to %q, want his lines to read", c.target)
 	}
 	// Bob's record: each contradiction once with one evidence line, the
@@ -369,21 +370,20 @@ func TestGeneratedRecord(t *testing.T) {
 	if err := WriteAll(out, []*Result{r}); err != nil {
 		t.Fatal(err)
 	}
-	const cmd = "path/to/practice-notes/scripts/acceptance.sh --server 'python3 server.py {root}' --learner-record COMPLETION.md"
+	const cmd = `go -C path/to/practice-notes run ./tests/acceptance/cmd/acceptance --dir "$PWD" --server 'python3 server.py {root}' --learner-record COMPLETION.md`
 	md := readFile(t, filepath.Join(out, "ines.md"))
 	for _, want := range []string{
 		"but check 5 failed:\n\n````text\n-> tools/call search_notes {\"query\":\"../outside.md\"}\n````\n",
 		"claims the generated results say check 5 did not fail \\(PASS\\):\n\n````text\n| 5 | PASS | title of check 5 |\n````\n\nbut this run failed check 5: see above.\n",
 		"### Write the record again\n\n",
 		"````text\n" + cmd + "\n````\n",
-		"`go run ./tests/acceptance/cmd/acceptance` takes the same flags",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("ines.md lacks %q:\n%s", want, md)
 		}
 	}
 	page := readFile(t, filepath.Join(out, "index.html"))
-	if want := "<pre>" + strings.ReplaceAll(cmd, "'", "&#39;") + "</pre>"; !strings.Contains(page, want) {
+	if want := "<pre>" + strings.NewReplacer("'", "&#39;", `"`, "&#34;").Replace(cmd) + "</pre>"; !strings.Contains(page, want) {
 		t.Errorf("page lacks %q", want)
 	}
 	var term bytes.Buffer

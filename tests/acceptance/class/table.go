@@ -8,11 +8,32 @@ import (
 	"strconv"
 	"strings"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/record"
 )
 
 // csvHeader is the first line of summary.csv.
-var csvHeader = []string{"learner", "passed", "failed", "warnings", "failed_checks", "record", "record_unread_lines"}
+var csvHeader = []string{"learner", "passed", "failed", "not_run", "warnings", "failed_checks", "record", "record_unread_lines"}
+
+// notRun lists the checks that could not run because the learner's server
+// never started. The run counts them as failed; the outputs count them
+// apart, so that one fault is not shown as many.
+func notRun(r *Result) []string {
+	ns := serverNeverStarted(r)
+	if ns == nil {
+		return nil
+	}
+	var ids []string
+	for _, id := range ns.NotRun {
+		if c := r.RunParsed.Find(id); c != nil && c.Status == checks.StatusFail {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// failedCount is how many checks failed, less those that were not run.
+func failedCount(r *Result) int { return r.RunParsed.Failed - len(notRun(r)) }
 
 // writeCSV writes one row per learner. A learner that was not graded has
 // empty counts, and a record not read against a run an empty
@@ -24,12 +45,12 @@ func writeCSV(w io.Writer, results []*Result) error {
 		return err
 	}
 	for _, r := range results {
-		row := []string{r.Learner, "", "", "", "", string(r.Record.State), ""}
+		row := []string{r.Learner, "", "", "", "", "", string(r.Record.State), ""}
 		if run := r.RunParsed; run != nil {
-			row[1], row[2], row[3] = strconv.Itoa(run.Passed), strconv.Itoa(run.Failed), strconv.Itoa(run.Warnings)
-			row[4] = strings.Join(run.FailedIDs(), " ")
+			row[1], row[2], row[3], row[4] = strconv.Itoa(run.Passed), strconv.Itoa(failedCount(r)), strconv.Itoa(len(notRun(r))), strconv.Itoa(run.Warnings)
+			row[5] = strings.Join(slices.DeleteFunc(run.FailedIDs(), func(id string) bool { return slices.Contains(notRun(r), id) }), " ")
 			if r.Record.State != record.Missing {
-				row[6] = strconv.Itoa(r.Record.UnreadLines)
+				row[7] = strconv.Itoa(r.Record.UnreadLines)
 			}
 		}
 		for i := range row {
@@ -92,6 +113,9 @@ func resultWords(r *Result) string {
 		return "not graded: " + r.Error
 	}
 	run := r.RunParsed
+	if n := len(notRun(r)); n > 0 {
+		return fmt.Sprintf("%d passed, %d failed, %d not run, %d warnings", run.Passed, failedCount(r), n, run.Warnings)
+	}
 	return fmt.Sprintf("%d passed, %d failed, %d warnings", run.Passed, run.Failed, run.Warnings)
 }
 
@@ -101,8 +125,8 @@ func writeMarkdownSummary(w io.Writer, results []*Result) error {
 	var b strings.Builder
 	b.WriteString("# Class results\n\n")
 	b.WriteString(summary(results, mdInline) + ".\n\n")
-	b.WriteString("| Learner | Passed | Failed | Warnings | Failed checks | Record |\n")
-	b.WriteString("|---|---:|---:|---:|---|---|\n")
+	b.WriteString("| Learner | Passed | Failed | Not run | Warnings | Failed checks | Record |\n")
+	b.WriteString("|---|---:|---:|---:|---:|---|---|\n")
 	for _, r := range results {
 		name := fmt.Sprintf("[%s](%s)", mdInline(r.Learner), linkTarget(r.Learner, ".md"))
 		if run := r.RunParsed; run != nil {
@@ -114,10 +138,10 @@ func writeMarkdownSummary(w io.Writer, results []*Result) error {
 					failed = append(failed, mdInline(id)+": "+mdInline(reason(r, id)))
 				}
 			}
-			fmt.Fprintf(&b, "| %s | %d | %d | %d | %s | %s |\n", name, run.Passed, run.Failed, run.Warnings,
+			fmt.Fprintf(&b, "| %s | %d | %d | %d | %d | %s | %s |\n", name, run.Passed, failedCount(r), len(notRun(r)), run.Warnings,
 				strings.Join(failed, "; "), recordWords(r.Record))
 		} else {
-			fmt.Fprintf(&b, "| %s | | | | %s | %s |\n", name, mdInline("not graded: "+r.Error), recordWords(r.Record))
+			fmt.Fprintf(&b, "| %s | | | | | %s | %s |\n", name, mdInline("not graded: "+r.Error), recordWords(r.Record))
 		}
 	}
 	_, err := io.WriteString(w, b.String())

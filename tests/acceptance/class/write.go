@@ -34,7 +34,17 @@ func WriteAll(outDir string, results []*Result) error {
 			enc := json.NewEncoder(b)
 			enc.SetEscapeHTML(false)
 			enc.SetIndent("", "  ")
-			if err := enc.Encode(r); err != nil {
+			// The run counts checks that could not run as failed; the
+			// file says which they were and how many really failed.
+			view := struct {
+				*Result
+				Failed int      `json:"failed"`
+				NotRun []string `json:"notRun,omitempty"`
+			}{r, 0, notRun(r)}
+			if r.RunParsed != nil {
+				view.Failed = failedCount(r)
+			}
+			if err := enc.Encode(view); err != nil {
 				return err
 			}
 			b2 := jsonText(b.Bytes())

@@ -85,15 +85,18 @@ func TestSnapshotDiff(t *testing.T) {
 }
 
 func TestExpandCommand(t *testing.T) {
-	tests := []struct{ tmpl, root, want string }{
-		{"srv serve -root {root}", "/tmp/x/root", "srv serve -root /tmp/x/root"},
-		{"srv --root {root}", "/tmp/a b/root", "srv --root '/tmp/a b/root'"},
-		{"srv --root {root}", "/tmp/it's/root", `srv --root '/tmp/it'\''s/root'`},
-		{"srv", "/tmp/x", "srv"},
+	tests := []struct{ goos, tmpl, root, want string }{
+		{"linux", "srv serve -root {root}", "/tmp/x/root", "srv serve -root /tmp/x/root"},
+		{"linux", "srv --root {root}", "/tmp/a b/root", "srv --root '/tmp/a b/root'"},
+		{"darwin", "srv --root {root}", "/tmp/it's/root", `srv --root '/tmp/it'\''s/root'`},
+		{"linux", "srv", "/tmp/x", "srv"},
+		// cmd.exe does not know single quotes: they would reach the server.
+		{"windows", "srv.exe serve -root {root}", `C:\Users\a b\Temp\x\root`, `srv.exe serve -root "C:\Users\a b\Temp\x\root"`},
+		{"windows", "py server.py --root {root}", `C:\Users\it's\root`, `py server.py --root "C:\Users\it's\root"`},
 	}
 	for _, tt := range tests {
-		if got := expandCommand(tt.tmpl, tt.root); got != tt.want {
-			t.Errorf("expandCommand(%q, %q) = %q, want %q", tt.tmpl, tt.root, got, tt.want)
+		if got := expandCommandFor(tt.goos, tt.tmpl, tt.root); got != tt.want {
+			t.Errorf("%s: expandCommand(%q, %q) = %q, want %q", tt.goos, tt.tmpl, tt.root, got, tt.want)
 		}
 	}
 }

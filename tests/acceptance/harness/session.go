@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"runtime"
 	"strings"
 	"sync"
 	"time"
@@ -382,10 +383,20 @@ type session struct {
 var safeArgRe = regexp.MustCompile(`^[A-Za-z0-9_./:@%+=,-]+$`)
 
 // expandCommand replaces {root} in the server command line, shell-quoting
-// the path when it holds characters the shell would interpret.
+// the path when it holds characters the shell would interpret: for sh in
+// single quotes, for cmd.exe (Windows) in double quotes, the only ones it
+// knows, which no Windows path can hold.
 func expandCommand(template, root string) string {
+	return expandCommandFor(runtime.GOOS, template, root)
+}
+
+func expandCommandFor(goos, template, root string) string {
 	q := root
-	if !safeArgRe.MatchString(root) {
+	switch {
+	case safeArgRe.MatchString(root):
+	case goos == "windows":
+		q = `"` + root + `"`
+	default:
 		q = "'" + strings.ReplaceAll(root, "'", `'\''`) + "'"
 	}
 	return strings.ReplaceAll(template, "{root}", q)

@@ -460,7 +460,7 @@ func refutedLines(v *Verdict) []string {
 	return out
 }
 
-// The reader's known blind spots, stated in docs/grading.md: each record
+// The reader's known blind spots, stated in docs/grading-record.md: each record
 // here gets the state shown, which is not the one a careful instructor
 // gives. When one of these changes, the documentation changes with it.
 func TestBlindSpots(t *testing.T) {
@@ -485,7 +485,7 @@ func TestBlindSpots(t *testing.T) {
 		t.Run(tt.why, func(t *testing.T) {
 			v := Judge(fmt.Sprintf(base, tt.boundary, tt.passage, tt.transport), classRun(tt.failed...))
 			if v.State != tt.state || v.UnreadLines != tt.unread {
-				t.Errorf("state %s with %d unread, the blind spot documented is %s with %d: update docs/grading.md", v.State, v.UnreadLines, tt.state, tt.unread)
+				t.Errorf("state %s with %d unread, the blind spot documented is %s with %d: update docs/grading-record.md", v.State, v.UnreadLines, tt.state, tt.unread)
 			}
 		})
 	}

@@ -2,18 +2,7 @@
 
 package sandbox
 
-import (
-	"os"
-	"os/exec"
-)
-
-func shellCommand(line string) *exec.Cmd {
-	shell := os.Getenv("COMSPEC")
-	if shell == "" {
-		shell = "cmd.exe"
-	}
-	return exec.Command(shell, "/C", line)
-}
+import "os/exec"
 
 // Terminate ends a server process started by Start: there are no process
 // groups to signal here.

@@ -59,17 +59,13 @@ func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 		{runtime: "bun", line: "cd " + src + " && bun main.ts", want: "imported", listed: "$BUN_RUNTIME_TRANSPILER_CACHE_PATH ("},
 		{runtime: "deno", line: "cd " + src + " && deno run main.ts", want: "imported", listed: "$DENO_DIR ("},
 	}
-	if _, err := exec.LookPath("python3"); err != nil {
-		programs[1].skip = "python3 is not on PATH"
-	}
+	programs[1].skip = unrunnable("python3", "-c", "pass")
 	for i := 3; i < len(programs); i++ {
-		if _, err := exec.LookPath(programs[i].runtime); err != nil {
-			programs[i].skip = programs[i].runtime + " is not on PATH"
-		}
+		programs[i].skip = unrunnable(programs[i].runtime, "--version")
 	}
-	if out, err := exec.Command("node", "-e", "process.stdout.write(typeof require('node:module').enableCompileCache)").Output(); err != nil {
-		programs[2].skip = "node is not on PATH"
-	} else if string(out) != "function" {
+	if why := unrunnable("node", "--version"); why != "" {
+		programs[2].skip = why
+	} else if out, err := exec.Command("node", "-e", "process.stdout.write(typeof require('node:module').enableCompileCache)").Output(); err != nil || string(out) != "function" {
 		programs[2].skip = "this Node has no compile cache (Node 22.1 or later has)"
 	}
 	for _, mode := range []string{"auto", "off"} {
@@ -131,9 +127,7 @@ func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 // path in HOME or TMPDIR, listed, not charged; and a file the program
 // writes itself beside them is charged.
 func TestRuntimeFilesListedNotCharged(t *testing.T) {
-	if _, err := exec.LookPath("python3"); err != nil {
-		t.Fatalf("python3 is not on PATH: %v", err)
-	}
+	needRunnable(t, "python3", "-c", "pass")
 	src, err := os.MkdirTemp("", "sandbox-runtime-files-")
 	if err != nil {
 		t.Fatal(err)

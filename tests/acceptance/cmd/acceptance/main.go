@@ -42,6 +42,10 @@ func run() int {
 	if o == nil {
 		return code
 	}
+	if !o.asJSON && o.completion == "" {
+		// The results come at the end: say that something is happening.
+		fmt.Fprintln(os.Stderr, "acceptance: running the checks (about ten seconds for a server that answers; the results follow)")
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	rep, err := harness.Run(ctx, o.cfg)
@@ -50,11 +54,12 @@ func run() int {
 		fmt.Fprintln(os.Stderr, "acceptance:", visible.Escape(err.Error(), ""))
 		return 2
 	}
-	if err := o.write(rep); err != nil {
+	consistent, err := o.write(rep)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "acceptance:", err)
 		return 2
 	}
-	if rep.Failed > 0 {
+	if rep.Failed > 0 || !consistent {
 		return 1
 	}
 	return 0
@@ -70,6 +75,7 @@ type options struct {
 	asJSON        bool
 	clientRuns    string
 	transcripts   string
+	completion    string
 }
 
 // parseFlags reads the command line; it returns nil and the exit code
@@ -97,6 +103,8 @@ func parseFlags(args []string) (*options, int) {
 	fileSize := sizeFlag(fs, "file-size", defaults.FileSize, "largest file a server process may write, in bytes or with K, M or G")
 	slot := fs.Int("slot", 0, "parallel slot of this run: as root, the server runs as a uid of the slot's own")
 	transcripts := fs.String("record-transcripts", "", "write each check's recorded exchanges, facts and verdict into this folder as ID.txtar, for checks judged from recorded facts, and each run-wide rule's as rule-NAME.txtar (copy them under tests/acceptance/checks/testdata/transcripts to make them tests)")
+	dir := fs.String("dir", "", "run the server command in this folder, your project's, and read or write there the files the other flags name, except --practice-data, which stays relative to where you started (default: the current folder)")
+	completion := fs.String("completion", "", "after the checks, grade this completion record (COMPLETION.md) against the run, as a class's grading does, and print the checks and its grade instead of the usual text")
 	seed := fs.Uint64("seed", 0, "seed of the generated cases (the report states the one a run drew): the same seed replays them exactly; 0 draws one")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
@@ -115,6 +123,17 @@ func parseFlags(args []string) (*options, int) {
 		fmt.Fprintln(os.Stderr, "usage: acceptance --server 'COMMAND {root}' [--practice-data DIR] [--record FILE] [--json]")
 		return nil, 2
 	}
+	if err := enterDir(*dir, practice); err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance:", err)
+		return nil, 2
+	}
+	if *learnerRecord != "" {
+		// Refused now, not after the whole run.
+		if _, err := previousRecord(*learnerRecord); err != nil {
+			fmt.Fprintln(os.Stderr, "acceptance: --learner-record:", err, "(no check was run)")
+			return nil, 2
+		}
+	}
 	return &options{
 		cfg: harness.Config{
 			Server:          *server,
@@ -131,39 +150,46 @@ func parseFlags(args []string) (*options, int) {
 			Seed:            *seed,
 		},
 		record: *record, learnerRecord: *learnerRecord, evidenceFile: *evidenceFile, asJSON: *asJSON,
-		clientRuns: *clientRuns, transcripts: *transcripts,
+		clientRuns: *clientRuns, transcripts: *transcripts, completion: *completion,
 	}, 0
 }
 
-// write prints the report and writes the files the flags ask for.
-func (o *options) write(rep *harness.Report) error {
+// write prints the report and writes the files the flags ask for. With
+// --completion it reports whether the record is consistent with the run.
+func (o *options) write(rep *harness.Report) (consistent bool, err error) {
+	consistent = true
 	if o.transcripts != "" {
 		if err := rep.WriteTranscripts(o.transcripts); err != nil {
-			return fmt.Errorf("writing transcripts: %w", err)
+			return false, fmt.Errorf("writing transcripts: %w", err)
 		}
 	}
-	if o.asJSON {
+	switch {
+	case o.completion != "":
+		if consistent, err = checkCompletion(os.Stdout, o.completion, rep); err != nil {
+			return false, fmt.Errorf("--completion: %w", err)
+		}
+	case o.asJSON:
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			return err
+			return false, err
 		}
-	} else {
+	default:
 		rep.WriteText(os.Stdout)
 	}
 	if o.record != "" {
 		if err := o.writeRecord(rep); err != nil {
-			return err
+			return false, err
 		}
 	}
 	if o.learnerRecord != "" {
 		if err := writeLearnerRecord(o.learnerRecord, rep); err != nil {
-			return fmt.Errorf("--learner-record: %w", err)
+			return false, fmt.Errorf("--learner-record: %w", err)
 		}
 		fmt.Fprintf(os.Stderr, "acceptance: completion record for this run written to %s; fill in each ___\n", o.learnerRecord)
 	}
-	return nil
+	return consistent, nil
 }
 
 // writeRecord writes the completion record and its evidence, each
@@ -219,8 +245,16 @@ Flags:
 	fmt.Fprint(out, `
 Output: one line per check, evidence and a "fix:" line under each FAIL and
 WARN, then exactly "N passed, M failed" (WARN and SKIP count as neither).
-Exit status: 0 when nothing failed, 1 when any check failed, 2 when the run
-could not be set up (bad flags, practice data missing).
+Exit status: 0 when nothing failed, 1 when any check failed (or, with
+--completion, the record is not consistent with the run), 2 when the run
+could not be set up (bad flags, practice data missing, a --learner-record
+file this command did not write).
+
+From your own project's folder, with the kit cloned at KIT:
+
+  go -C KIT run ./tests/acceptance/cmd/acceptance --dir "$PWD" --server 'python3 server.py {root}'
+
+("$PWD" is the current folder in bash, zsh and PowerShell alike.)
 `)
 }
 
