@@ -436,14 +436,22 @@ func TestListFirstPagesShareWalks(t *testing.T) {
 	var wg sync.WaitGroup
 	got := make([][]string, callers)
 	errs := make([]error, callers)
+	var asking atomic.Int64
 	for i := range callers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			asking.Add(1)
 			got[i], errs[i] = nl.get(ctx, root, true)
 		}()
 	}
-	time.Sleep(500 * time.Millisecond) // every caller has asked
+	// Every caller has asked before the first walk ends: on a loaded
+	// machine a goroutine may start late, so wait for each to be about
+	// to ask, then give it time to take its place in line.
+	for asking.Load() < callers {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond)
 	close(release)
 	wg.Wait()
 	want := []string{"n0000.md", "n0001.md", "n0002.md"}
