@@ -65,6 +65,12 @@ func Schedule() []Stage { return schedule }
 // client reads, a process over the sandbox's limits).
 func Integration() *Check { return check8 }
 
+// InIntegration reports whether c is the integration test (check 8) or
+// one of the protocol basics under it.
+func (c *Check) InIntegration() bool {
+	return c == check8 || c.Section == SectionProtocol
+}
+
 // ServerStart is check 1, the first check run: its process is the
 // server's first start, so when the server never starts it is the check
 // that says so, and every other check is not run.
