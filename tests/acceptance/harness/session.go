@@ -498,6 +498,9 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 			select {
 			case <-s.done:
 				why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+				if sig := s.sb.StartSignal(s.cmd.ProcessState.ExitCode()); sig != "" {
+					why += "; " + sig
+				}
 			case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
 				if errors.Is(cctx.Err(), context.DeadlineExceeded) {
 					why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
