@@ -52,6 +52,7 @@ func TestFixtureServers(t *testing.T) {
 			defer cancel()
 			rep, err := harness.Run(ctx, harness.Config{
 				Server:       bin + " serve -root {root}",
+				ServerDir:    binDir,
 				PracticeData: testPracticeData,
 			})
 			if err != nil {
@@ -85,7 +86,7 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, code := runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data)
+	out, code := runScript(t, "--server", bin+" serve -root {root}", "--server-dir", binDir, "--practice-data", data)
 	status := checkTextOutput(t, out)
 	if code != 1 || status["8"] != "FAIL" || !strings.HasSuffix(strings.TrimSpace(out), " passed, 1 failed") {
 		t.Errorf("banner server: exit %d, want 1 with FAIL 8 and 1 failed", code)
@@ -94,7 +95,7 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 		t.Errorf("text output lacks the evidence or the hint of FAIL 8")
 	}
 
-	out, code = runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data, "--json")
+	out, code = runScript(t, "--server", bin+" serve -root {root}", "--server-dir", binDir, "--practice-data", data, "--json")
 	var rep harness.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json output does not parse: %v", err)

@@ -49,6 +49,10 @@ type Config struct {
 	// parallel run (grade-class's -j), so that runs do not share a
 	// process budget or each other's files.
 	Slot int
+	// ServerDir is the folder the server lives in and starts in, the one
+	// folder of the grader's it sees under isolation (read-only); empty:
+	// the current folder.
+	ServerDir string
 }
 
 // Check8ProtocolVersion is requested through initialize in check 8 unless
@@ -172,7 +176,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Limits = sandbox.DefaultLimits()
 	}
 	sb, err := sandbox.New(ctx, sandbox.Config{Base: lay.Base, Isolation: cfg.Isolation, Limits: cfg.Limits, Slot: cfg.Slot,
-		Locked: []string{lay.lockedPath()}, Keep: cfg.KeepTemp})
+		Locked: []string{lay.lockedPath()}, Keep: cfg.KeepTemp, Dir: cfg.ServerDir})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}

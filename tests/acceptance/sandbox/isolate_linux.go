@@ -58,6 +58,7 @@ func (sb *Sandbox) stage(cfg stageConfig, env []string) *exec.Cmd {
 	}
 	cmd := exec.Command(sb.self)
 	cmd.Env = append(env, stageEnvKey+"="+string(b))
+	cmd.Dir = sb.dir // "": the current folder
 	if !cfg.Isolate {
 		// No namespaces: the limits, in a process group of its own.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -235,11 +236,18 @@ func homeSecret(home string, expose []string) string {
 // and says what held. Anything short of the whole sandbox falls back to
 // the process group, saying why and what is then not protected.
 func probeIsolation(ctx context.Context, sb *Sandbox) (bool, string) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return false, sb.fallback("the current folder, where the server starts, is unknown: " + err.Error())
+	if sb.dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return false, sb.fallback("the current folder, where the server starts, is unknown: " + err.Error())
+		}
+		sb.dir = wd
 	}
-	sb.dir, sb.project = wd, projectDir(wd, sb.home)
+	dir, err := filepath.Abs(sb.dir)
+	if err != nil {
+		return false, sb.fallback("the server's folder: " + err.Error())
+	}
+	sb.dir, sb.project = dir, projectDir(dir, sb.home)
 	sb.visible = visiblePaths(sb.project, sb.home, sb.env, sb.goCache)
 	if err := os.Mkdir(filepath.Join(sb.aux, "root"), 0o755); err != nil {
 		return false, sb.fallback(err.Error())
@@ -266,8 +274,8 @@ func probeIsolation(ctx context.Context, sb *Sandbox) (bool, string) {
 			tools = append(tools, d)
 		}
 	}
-	sees := fmt.Sprintf("; of the grader's files it saw only its folder %s, read-only, the run's own folders, and read-only the system's (%s) and the toolchains' (%s)",
-		sb.project, strings.Join(system, ", "), strings.Join(tools, ", "))
+	sees := fmt.Sprintf("; of the grader's files it saw only its own folder (read-only), the run's own folders, and read-only the system's (%s) and the toolchains' (%s)",
+		strings.Join(system, ", "), strings.Join(tools, ", "))
 	inCgroup := ""
 	if sb.cg != nil {
 		inCgroup = ", and ran inside the run's cgroup"

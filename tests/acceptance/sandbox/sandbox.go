@@ -190,6 +190,10 @@ type Config struct {
 	// Keep leaves the run's folders (homes, temp folders, caches) for
 	// inspection; the cgroup is removed in any case.
 	Keep bool
+	// Dir is the folder the server lives in: under isolation the one
+	// folder of the grader's, but the system's and the toolchains', that
+	// it sees (read-only), and where it starts. Empty: the current folder.
+	Dir string
 }
 
 // New prepares the sandbox of one run: its folders, the servers'
@@ -284,7 +288,7 @@ func New(ctx context.Context, c Config) (*Sandbox, error) {
 	if os.Geteuid() == 0 {
 		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
 	}
-	sb.home = home
+	sb.home, sb.dir = home, c.Dir
 	if err := sb.reachableSelf(); err != nil {
 		return nil, err
 	}

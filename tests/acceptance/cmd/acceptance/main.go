@@ -60,6 +60,7 @@ func run() int {
 	fileSize := sizeFlag(fs, "file-size", defaults.FileSize, "largest file a server process may write, in bytes or with K, M or G")
 	slot := fs.Int("slot", 0, "parallel slot of this run: as root, the server runs as a uid of the slot's own")
 	transcripts := fs.String("record-transcripts", "", "write each check's recorded exchanges, facts and verdict into this folder as ID.txtar, for checks judged from recorded facts, and each run-wide rule's as rule-NAME.txtar (copy them under tests/acceptance/checks/testdata/transcripts to make them tests)")
+	serverDir := fs.String("server-dir", "", "the folder the server lives in (default: the current folder): it starts there, and under isolation it is the one folder of the grader's, besides the system's and the toolchains', that it sees, read-only")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
@@ -91,6 +92,7 @@ func run() int {
 		Isolation:       *isolation,
 		Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
 		Slot:            *slot,
+		ServerDir:       *serverDir,
 	})
 	if err != nil {
 		// The error may quote the server command or what the server wrote.
