@@ -28,9 +28,10 @@ import (
 //
 // The harness starts the stage as the first process of fresh mount,
 // network and PID namespaces (in a user namespace too when the grader is
-// not root). The stage makes every mount read-only except the run's own
-// folders, overlays the Go build cache, hides the grader's home but for the
-// toolchain folders, mounts a /proc for the new PID namespace, sets the
+// not root). The stage builds a root of the server's own holding only the
+// folders it may see (tree_linux.go), every mount read-only except the
+// run's own folders, overlays the Go build cache, mounts a /proc for the
+// new PID namespace, sets the
 // limits, empties the bounding set, sets no_new_privs and starts the server
 // under its own identity: as root, the slot's uid and gid; otherwise uid
 // 1000 in a nested user and mount namespace, so that the mounts it

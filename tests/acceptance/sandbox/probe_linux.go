@@ -26,7 +26,7 @@ type probeConfig struct {
 	Outside string `json:"outside"` // the folder the run's folders live in
 	Locked  string `json:"locked"`  // a mode-000 file of the grader's
 	Cache   string `json:"cache,omitempty"`
-	Secret  string `json:"secret,omitempty"` // a file of the grader's hidden home
+	Secret  string `json:"secret,omitempty"` // a file of the grader's home, not to be seen
 	// Beside is what lies next to the server's folder (a classmate's
 	// folder in a class): it must not be there at all.
 	Beside string `json:"beside,omitempty"`

@@ -31,10 +31,10 @@ import (
 // root or root-equivalent: as root, under an unprivileged uid and gid of
 // its own per parallel slot; as an ordinary user, as a non-zero uid in a
 // user namespace of its own. It has no capabilities and no_new_privs,
-// every mount is read-only except the run's own folders (set up before it
-// starts, and locked), the grader's home is hidden except the toolchain
-// folders it needs, there is no network and it sees only its own
-// processes. What held is measured by a probe before the first check
+// it sees of the grader's files only its own folder, the system's and the
+// toolchains' (read-only) and the run's own folders (writable; set up
+// before it starts, and locked), there is no network and it sees only its
+// own processes. What held is measured by a probe before the first check
 // (see probe), never assumed. Where no isolation is possible (macOS,
 // Windows, containers that forbid namespaces, --isolation off) the server
 // runs in its own process group with the grader's rights, and the report

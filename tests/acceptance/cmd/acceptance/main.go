@@ -53,7 +53,7 @@ func run() int {
 	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
 	clientRuns := fs.String("client-runs", "", "with --record: folder of real-client runs by commit (scripts/interop.sh writes .interop/claude-code-runs); the run for the commit checked out there, if its server sources are unmodified, goes into the record")
 	defaults := sandbox.DefaultLimits()
-	memory := sizeFlag(fs, "memory", defaults.Memory, "memory (data) one server process may take, and all of the run's together where a cgroup can be made, in bytes or with K, M or G")
+	memory := sizeFlag(fs, "memory", defaults.Memory, "memory all of the run's server processes together may use, where a cgroup can be made (without one, each process's data limit is 128 GiB, or this when larger, since runtimes reserve address space they never use), in bytes or with K, M or G")
 	processes := fs.Int("processes", defaults.Processes, "processes and threads the server may run at once: the run's together where a cgroup can be made, else its uid's")
 	cpuTime := fs.Duration("cpu-time", defaults.CPUTime, "CPU time one server process may use")
 	openFiles := fs.Int("open-files", defaults.OpenFiles, "files one server process may hold open")
