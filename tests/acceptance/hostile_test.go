@@ -257,7 +257,9 @@ func hostilesAsUser(t *testing.T, wd string) {
 			cmd := exec.CommandContext(ctx, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--",
 				bin, "--json", "--practice-data", filepath.Join(dir, "testdata", "practice-data"), "--exit-timeout", "2s",
 				"--server", strings.Join(args, " "))
-			cmd.Dir = dir
+			// The server's folder, the one it sees, holds the scripts and
+			// not the grader's home beside them.
+			cmd.Dir = filepath.Join(dir, "testdata")
 			cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "PN_GRADER_TOKEN=grader-secret"}
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
