@@ -101,11 +101,12 @@ type Wire interface {
 	ReadResource(step, uri string, sent ...string) Exchange
 }
 
-// PathTool is a read-only tool that takes a path, and the argument it
-// takes it in.
+// PathTool is a read-only tool that takes a path, the argument it takes
+// it in, and whether that argument is an array of paths.
 type PathTool struct {
-	Name string `json:"name"`
-	Arg  string `json:"arg"`
+	Name  string `json:"name"`
+	Arg   string `json:"arg"`
+	Array bool   `json:"array,omitempty"`
 }
 
 // ToolArg is an argument of a declared tool that a probe may fill, and

@@ -15,10 +15,12 @@ const (
 )
 
 var check10 = &Check{
-	ID:       "10",
-	Section:  SectionTool,
-	Title:    "a non-ASCII phrase in another case is found (CRÈME-BRÛLÉE finds crème-brûlée)",
-	Hint:     "Use a Unicode-aware case fold (Go strings.EqualFold/ToLower, Python str.casefold, JavaScript toLowerCase), not an ASCII-only one.",
+	ID:      "10",
+	Section: SectionTool,
+	Title:   "a non-ASCII phrase in another case is found (CRÈME-BRÛLÉE finds crème-brûlée)",
+	// Lowercasing (Go strings.ToLower, JavaScript toLowerCase) leaves σ
+	// and ς apart: the hint names only what folds.
+	Hint:     "Compare under Unicode case folding, not lowercasing: Go strings.EqualFold or unicode.SimpleFold, Python str.casefold, a JavaScript regular expression with the iu flags.",
 	Fixtures: []string{UnicodeNote},
 	// Searches the phrase as written, in upper case and an ASCII word of
 	// its line, then the hard cases.

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"practice-notes/tests/acceptance/truth"
 	"practice-notes/tests/acceptance/visible"
 )
 
@@ -65,7 +66,12 @@ var check11 = &Check{
 				}
 				continue
 			}
-			if files, paras := f.Notes.unrelated(f.read(ex, q), q); len(files) > 0 || len(paras) > 0 {
+			files, paras := f.Notes.unrelated(f.read(ex, q), q)
+			files, big := f.Notes.oversized(files)
+			if len(big) > 0 {
+				parts = append(parts, fmt.Sprintf("%s also named %s, over the file limit (check 6's rule)", q, visible.Clip(strings.Join(big, ", "), 120)))
+			}
+			if len(files) > 0 || len(paras) > 0 {
 				if len(files) > 0 {
 					fail(ex, false, "%q named %d result file(s) that do not contain %q: %s", q, len(files), q, visible.Clip(strings.Join(files, ", "), 120))
 				} else {
@@ -96,4 +102,20 @@ var check11 = &Check{
 		}
 		return v
 	},
+}
+
+// oversized splits off the files over the size limit: a server that
+// searched one read what it should have skipped, and matched what it
+// appended to the cut ("[truncated]" holds "["), which is check 6's rule,
+// not a query read as a pattern.
+func (n *Notes) oversized(files []string) (rest, big []string) {
+	for _, f := range files {
+		rel, ok := n.RootRel(f)
+		if ok && (len(n.Files[rel]) > truth.FileLimit || contains(check6Big, rel)) {
+			big = append(big, f)
+			continue
+		}
+		rest = append(rest, f)
+	}
+	return rest, big
 }

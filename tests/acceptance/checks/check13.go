@@ -35,11 +35,16 @@ func check13Paths(f *Facts) []string {
 
 func pathStep(t PathTool, i int) string { return fmt.Sprintf("%s, path %d", t.Name, i+1) }
 
-// probePaths sends each path to every read-only path tool.
+// probePaths sends each path to every read-only path tool, alone in an
+// array where the tool takes several.
 func probePaths(w Wire, paths []string) {
 	for _, t := range w.PathTools() {
 		for i, p := range paths {
-			w.CallTool(pathStep(t, i), t.Name, map[string]any{t.Arg: p}, p)
+			var v any = p
+			if t.Array {
+				v = []string{p}
+			}
+			w.CallTool(pathStep(t, i), t.Name, map[string]any{t.Arg: v}, p)
 		}
 	}
 }

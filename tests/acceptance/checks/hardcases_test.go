@@ -81,3 +81,25 @@ func TestWhiteLineReadings(t *testing.T) {
 		})
 	}
 }
+
+// TestCheck10HintFolds: check 10's fix names functions that fold σ and ς
+// together, never a lowercasing that leaves them apart.
+func TestCheck10HintFolds(t *testing.T) {
+	for _, want := range []string{"strings.EqualFold", "unicode.SimpleFold", "str.casefold", "iu flags"} {
+		if !strings.Contains(check10.Hint, want) {
+			t.Errorf("check 10's hint does not name %s: %q", want, check10.Hint)
+		}
+	}
+	for _, lower := range []string{"ToLower", "toLowerCase", "lower()"} {
+		if strings.Contains(check10.Hint, lower) {
+			t.Errorf("check 10's hint recommends %s, which leaves σ and ς apart: %q", lower, check10.Hint)
+		}
+	}
+	// What the hint names for Go does what it promises; ToLower does not.
+	if !strings.EqualFold("λόγοσ", "ΛΌΓΟΣ") || !strings.EqualFold("λόγος", "ΛΌΓΟΣ") {
+		t.Error("strings.EqualFold should fold σ and ς together")
+	}
+	if lower := strings.ToLower("ΛΌΓΟΣ"); lower != "λόγοσ" || strings.Contains(lower, "ς") {
+		t.Errorf("strings.ToLower(ΛΌΓΟΣ) = %q: lowercasing gives σ only, so it misses ς", lower)
+	}
+}

@@ -281,8 +281,16 @@ func plainURIs(text string) string {
 // whose passages and echoed query are already masked.
 func (rd *Reading) readProse(text string) {
 	for _, line := range strings.Split(text, "\n") {
-		for _, name := range fileNames(line) {
-			if skipWordsRe.MatchString(line) {
+		names := fileNames(line)
+		// The words say a file was skipped, not the names: a result line
+		// for traps/binary-note.md is a result. A refusal (isError) names
+		// what it refused, often the caller's own argument, never a result.
+		words := line
+		for _, name := range names {
+			words = strings.ReplaceAll(words, name, " ")
+		}
+		for _, name := range names {
+			if rd.IsError || skipWordsRe.MatchString(words) {
 				rd.Skipped = AppendNew(rd.Skipped, name)
 			} else {
 				rd.Results = AppendNew(rd.Results, name)
@@ -405,8 +413,10 @@ func maskEcho(text, query string) string {
 	return strings.Join(lines, "\n")
 }
 
-// headingRestRe is what a line naming a result may hold besides the name.
-var headingRestRe = regexp.MustCompile(`(?i)^[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*(?:(?:N\d+|lines?|L)[\s\x00#>*_\-+.:|()\[\]` + "`" + `"'0-9,]*)*$`)
+// headingRestRe is what a line naming a result may hold besides the name:
+// markup, a note ID, a line number. Quotation marks are not markup: the
+// name in quotes, of any kind, is the query echoed.
+var headingRestRe = regexp.MustCompile(`(?i)^[\s\x00#>*_\-+.:|()\[\]` + "`" + `0-9,]*(?:(?:N\d+|lines?|L)[\s\x00#>*_\-+.:|()\[\]` + "`" + `0-9,]*)*$`)
 
 func fileOf(m map[string]any, query string) string {
 	best := ""

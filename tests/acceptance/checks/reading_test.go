@@ -105,6 +105,22 @@ func TestReadingResolvesNames(t *testing.T) {
 			res:   textResult("No matches for escape-link.md."),
 		},
 		{
+			name:  "the query echoed in typographic quotes",
+			query: "../outside.md",
+			res:   textResult("no passage matched “../outside.md”"),
+		},
+		{
+			name:  "the query echoed on a line of its own, in quotes of any kind",
+			query: "../outside.md",
+			res:   textResult("No passage matched:\n\"../outside.md\"\n'../outside.md'\n«../outside.md»\n「../outside.md」"),
+		},
+		{
+			name:    "a result named as the query, on a line of its own",
+			query:   "../outside.md",
+			res:     textResult("### ../outside.md\n\n> some words"),
+			outside: []string{"../outside.md"},
+		},
+		{
 			name:   "URIs of file and other schemes",
 			query:  "sign-in",
 			res:    textResult("file:///private/tmp/run/root/sample-notes.md\nnotes:///extra/nested/valid-note.md\nobsidian://vault/instructions-note.md"),
@@ -174,6 +190,32 @@ func TestJudgeN2Presentation(t *testing.T) {
 				t.Errorf("check 1 passes: %s; want a problem with %q", v.Summary, tt.problem)
 			case tt.problem != "" && !strings.Contains(v.Problem, tt.problem):
 				t.Errorf("problem %q, want one with %q", v.Problem, tt.problem)
+			}
+		})
+	}
+}
+
+// TestReadingSkipWords: a line says a file was skipped by its words, never
+// by the file's name: "binary" or "symlink" in a name is no skip note.
+func TestReadingSkipWords(t *testing.T) {
+	tests := []struct {
+		line             string
+		results, skipped []string
+	}{
+		{"traps/binary-note.md:3: trapmark-1 sits among the traps", []string{"traps/binary-note.md"}, nil},
+		{"symlink-notes.md (N4): a passage", []string{"symlink-notes.md"}, nil},
+		{"skipped traps/binary-note.md: binary file", nil, []string{"traps/binary-note.md"}},
+		{"traps/binary-note.md is not UTF-8 text; not searched", nil, []string{"traps/binary-note.md"}},
+		{"cannot read traps/locked-note.md: permission denied", nil, []string{"traps/locked-note.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			rd := ReadResult(textResult(tt.line), "trapmark-1", nil)
+			if diff := cmp.Diff(tt.results, rd.Results); diff != "" {
+				t.Errorf("results (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.skipped, rd.Skipped); diff != "" {
+				t.Errorf("skipped (-want +got):\n%s", diff)
 			}
 		})
 	}

@@ -6,6 +6,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -243,12 +245,9 @@ func (l *leakScan) pathLeaks(text string, sent []string, rootToo bool) []Sightin
 				break
 			}
 			start := i + j
-			end := start + len(base)
-			for end < len(text) && !strings.ContainsRune(" \t\r\n\"'`,;()[]<>{}\x00\\", rune(text[end])) {
-				end++
-			}
+			end := pathEnd(text, start+len(base))
 			i = end
-			p := strings.TrimRight(text[start:end], ".:")
+			p := strings.TrimRight(text[start:end], ".:!?")
 			rest := p[len(base):]
 			inRoot := rest == "/root" || strings.HasPrefix(rest, "/root/") && !strings.Contains(rest, "/..")
 			if seen[p] || sentContains(sent, p) || inRoot && !rootToo {
@@ -266,6 +265,23 @@ func (l *leakScan) pathLeaks(text string, sent []string, rootToo bool) []Sightin
 		}
 	}
 	return out
+}
+
+// pathEnd returns where a path that runs on from text[i] ends: at white
+// space, at an ASCII delimiter, at a quotation mark or bracket of any
+// script (“ ” ‘ ’ « » „ 「 」), or at other punctuation outside ASCII
+// (、。，：). Paths of the run are ASCII, so none of these is part of one.
+func pathEnd(text string, i int) int {
+	for i < len(text) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if r < utf8.RuneSelf && strings.ContainsRune(" \t\r\n\"'`,;()[]<>{}\x00\\", r) ||
+			r >= utf8.RuneSelf && (unicode.IsSpace(r) || unicode.IsPunct(r) || unicode.Is(unicode.Quotation_Mark, r)) ||
+			r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return i
 }
 
 // pathOwner says whose rule revealing an outside path breaks: the check
@@ -361,6 +377,9 @@ func (l *leakScan) resultLeaks(sh Shown) []Sighting {
 		}
 		if _, isLink := l.linkFor(rel); isLink {
 			continue
+		}
+		if _, isTrap := trapKinds[rel]; isTrap {
+			continue // naming it is check 20's finding; its bytes are not text to compare
 		}
 		content, ok := l.files[rel]
 		if !ok {

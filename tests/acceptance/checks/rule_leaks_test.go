@@ -1,6 +1,8 @@
 package checks
 
 import (
+	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -46,6 +48,11 @@ func TestLeakRule(t *testing.T) {
 		{"absolute file's folder", reply(`in ` + leakBase + `/elsewhere`), []string{"4 path the outside folder of absolute-secret.md in the reply to tools/call search_notes"}},
 		{"temp folder", reply(`in ` + leakBase + `/`), []string{"22 path the run's temp folder (" + leakBase + "/) in the reply to tools/call search_notes"}},
 		{"echoed path", reply(`No notes matched "`+leakBase+`/outside.md".`, leakBase+"/outside.md"), nil},
+		{"echoed in typographic quotes", reply(`no passage matched “`+leakBase+`/outside.md”`, leakBase+"/outside.md"), nil},
+		{"echoed in other scripts' quotes", reply(`«`+leakBase+`/outside.md» ‘`+leakBase+`/outside.md’ „`+leakBase+`/outside.md“ 「`+leakBase+`/outside.md」。`, leakBase+"/outside.md"), nil},
+		{"echoed before CJK punctuation", reply(leakBase+`/elsewhere/absolute-secret.md：没有匹配。`, leakBase+"/elsewhere/absolute-secret.md"), nil},
+		{"an outside path in typographic quotes, not sent", reply(`cannot open “` + leakBase + `/outside.md”`), []string{"4 path outside.md in the reply to tools/call search_notes"}},
+		{"a longer path than was sent, in quotes", reply(`no passage matched “`+leakBase+`/outside.md/x”`, leakBase+"/outside.md"), []string{"4 path outside.md in the reply to tools/call search_notes"}},
 		{"escaped in JSON", reply(`{"q":"`+leakBase+`/outside.md\"}`, leakBase+"/outside.md"), nil},
 		{"words on stdout", Output{Checks: []string{"1", "2"}, Stdout: "log: 0123456789ab\n"}, []string{"4 text of outside.md in stdout of the process of checks 1 and 2"}},
 		{"words on stdout already in a reply", Output{Checks: []string{"4"}, Stdout: "0123456789ab\n", Shown: reply("0123456789ab").Shown}, []string{"4 text of outside.md in the reply to tools/call search_notes"}},
@@ -63,6 +70,85 @@ func TestLeakRule(t *testing.T) {
 					line += " (warn)"
 				}
 				got = append(got, line)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLeakRuleBinaryTrap: a binary trap named as a result, its bytes
+// quoted with U+FFFD, is one finding, check 20's; a passage credited to
+// an ordinary note that holds a U+FFFD the note does not is still check
+// 1's.
+func TestLeakRuleBinaryTrap(t *testing.T) {
+	binary := "\x00\xff\xfe\x00binary trapmark-1 \xc3\x28\x00\x01\x02\n"
+	lenient := strings.TrimSuffix(string([]rune(binary)), "\n") // each invalid byte a U+FFFD
+	search := func(file, passage string) Output {
+		result := `{"content":[{"type":"text","text":` + jsonQuote(t, jsonQuote(t, map[string]string{"file": file, "passage": passage})) + `}]}`
+		return Output{Checks: []string{"20"}, Shown: []Shown{{Check: "20", Step: "exchange 1", Label: "tools/call search_notes", Tool: "search_notes", Query: "trapmark-1", Result: result, Sent: []string{"trapmark-1"}}},
+			Files: map[string]string{"traps/binary-note.md": binary, "a.md": binary}}
+	}
+	tests := []struct {
+		name string
+		out  Output
+		want []string
+	}{
+		{"the binary trap quoted with U+FFFD", search("traps/binary-note.md", lenient),
+			[]string{"20 trap traps/binary-note.md in the reply to tools/call search_notes"}},
+		{"an ordinary note quoted with U+FFFD", search("a.md", lenient),
+			[]string{"1 altered passage in the reply to tools/call search_notes"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := leakTestFacts(tt.out)
+			f.Notes.Entries = []string{"a.md", "traps", "traps/binary-note.md"}
+			var got []string
+			for _, s := range LeakRule().Judge(f).Sightings {
+				got = append(got, s.Owner.ID+" "+s.Key+" in "+s.Where)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// jsonQuote is v as JSON: a string as a JSON string literal.
+func jsonQuote(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestLeakRuleRefusalEcho: a refusal that echoes the caller's argument
+// names no result; a reply that is no refusal and names the outside file,
+// or a refusal that shows its words, is still a leak.
+func TestLeakRuleRefusalEcho(t *testing.T) {
+	call := func(isError bool, text string) Output {
+		result := `{"content":[{"type":"text","text":` + jsonQuote(t, text) + `}],"isError":` + jsonQuote(t, isError) + `}`
+		return Output{Checks: []string{"4"}, Shown: []Shown{{Check: "4", Step: "search_notes action, probe 2", Label: "tools/call search_notes", Tool: "search_notes",
+			Query: "outsidemark-aa", Result: result, Sent: []string{"../outside.md", "outsidemark-aa"}}}}
+	}
+	tests := []struct {
+		name string
+		out  Output
+		want []string
+	}{
+		{"unknown action echoed", call(true, "unknown action: ../outside.md"), nil},
+		{"the argument echoed in a refusal with quotes", call(true, "Error: “../outside.md” is not a folder of the root"), nil},
+		{"a result naming the outside file", call(false, "../outside.md:1: outsidemark-aa"), []string{"4 result outside ../outside.md"}},
+		{"a refusal that shows the file's words", call(true, "unknown action: ../outside.md (0123456789ab)"), []string{"4 text of outside.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range LeakRule().Judge(leakTestFacts(tt.out)).Sightings {
+				got = append(got, s.Owner.ID+" "+s.Key)
 			}
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)

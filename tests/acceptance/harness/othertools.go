@@ -38,7 +38,7 @@ func hasOtherTools(declared []pathTool) bool {
 // declared one, runs the waiting checks' calls to them there, and judges
 // every waiting check.
 func (r *runner) otherToolsGroup(ctx context.Context, version string) {
-	if r.otherTools && r.notStarted == "" {
+	if r.otherTools && r.notStarted == "" && r.notRun == "" {
 		var steps []step
 		for _, wt := range r.waiting {
 			steps = append(steps, step{id: wt.c.ID, fn: func(ctx context.Context, s *session, c *CheckResult) { r.callOthers(ctx, s, wt) }})

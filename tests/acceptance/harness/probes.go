@@ -88,7 +88,7 @@ func declaredArgs(tools []*mcp.Tool) []pathTool {
 		case checks.MayCall(t):
 			path := pathArg(t.InputSchema)
 			if path != "" {
-				out = append(out, pathTool{name: t.Name, arg: path})
+				out = append(out, pathTool{name: t.Name, arg: path, array: strings.Contains(props[path], "array")})
 			}
 			for _, arg := range stringArgs(t.InputSchema) {
 				if arg != path {
@@ -101,7 +101,7 @@ func declaredArgs(tools []*mcp.Tool) []pathTool {
 }
 
 // properties reads the type of each property of a schema, as text
-// ("string", "[string null]", "array").
+// ("string", "[string null]", "array", "array of string").
 func properties(schema any) map[string]string {
 	b, err := json.Marshal(schema)
 	if err != nil {
@@ -109,7 +109,10 @@ func properties(schema any) map[string]string {
 	}
 	var sc struct {
 		Properties map[string]struct {
-			Type any `json:"type"`
+			Type  any `json:"type"`
+			Items *struct {
+				Type any `json:"type"`
+			} `json:"items"`
 		} `json:"properties"`
 	}
 	if json.Unmarshal(b, &sc) != nil {
@@ -118,6 +121,9 @@ func properties(schema any) map[string]string {
 	out := make(map[string]string, len(sc.Properties))
 	for n, p := range sc.Properties {
 		out[n] = fmt.Sprint(p.Type)
+		if p.Items != nil && p.Items.Type != nil && strings.Contains(out[n], "array") {
+			out[n] += " of " + fmt.Sprint(p.Items.Type)
+		}
 	}
 	return out
 }
@@ -135,8 +141,8 @@ func stringArgs(schema any) []string {
 	return names
 }
 
-// pathArg names the first string property of a schema (sorted) whose name
-// says it takes a path.
+// pathArg names the first property of a schema (sorted) whose name says
+// it takes a path and that takes a string or an array of strings.
 func pathArg(schema any) string {
 	props := properties(schema)
 	names := make([]string, 0, len(props))

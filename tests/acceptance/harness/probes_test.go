@@ -29,8 +29,8 @@ func TestStringArgs(t *testing.T) {
 	}
 }
 
-// TestDeclaredArgs: a callable tool's path argument goes to the path
-// tools, every other string argument of it and every string argument of
+// TestDeclaredArgs: a callable tool's path argument (a string or an
+// array of strings) goes to the path tools, every other string argument of it and every string argument of
 // search_notes besides query to check 4's other arguments (arrays marked),
 // and a tool that says it writes to neither.
 func TestDeclaredArgs(t *testing.T) {
@@ -42,6 +42,8 @@ func TestDeclaredArgs(t *testing.T) {
 		{Name: "search_notes", InputSchema: obj(map[string]any{"query": str, "folder": str,
 			"tags": map[string]any{"type": "array", "items": str}, "limit": map[string]any{"type": "integer"}})},
 		{Name: "read_note", InputSchema: obj(map[string]any{"path": str, "encoding": str})},
+		{Name: "read_notes", InputSchema: obj(map[string]any{"paths": map[string]any{"type": "array", "items": str}})},
+		{Name: "stat_notes", InputSchema: obj(map[string]any{"files": map[string]any{"type": "array", "items": map[string]any{"type": "integer"}}})},
 		{Name: "grep", InputSchema: obj(map[string]any{"pattern": str})},
 		{Name: "write_note", InputSchema: obj(map[string]any{"path": str, "text": str})},
 	}
@@ -52,13 +54,13 @@ func TestDeclaredArgs(t *testing.T) {
 			paths = append(paths, d)
 		}
 	}
-	if diff := cmp.Diff([]pathTool{{name: "read_note", arg: "path"}}, paths, cmp.AllowUnexported(pathTool{})); diff != "" {
+	if diff := cmp.Diff([]pathTool{{name: "read_note", arg: "path"}, {name: "read_notes", arg: "paths", array: true}}, paths, cmp.AllowUnexported(pathTool{})); diff != "" {
 		t.Errorf("path tools (-want +got):\n%s", diff)
 	}
 	s := &session{tools: got}
 	want := []checks.ToolArg{
 		{Tool: "search_notes", Arg: "folder"}, {Tool: "search_notes", Arg: "tags", Array: true},
-		{Tool: "read_note", Arg: "encoding"}, {Tool: "grep", Arg: "pattern"},
+		{Tool: "read_note", Arg: "encoding"}, {Tool: "stat_notes", Arg: "files", Array: true}, {Tool: "grep", Arg: "pattern"},
 	}
 	if diff := cmp.Diff(want, s.toolArgs(context.Background())); diff != "" {
 		t.Errorf("other arguments (-want +got):\n%s", diff)

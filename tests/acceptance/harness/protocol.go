@@ -194,6 +194,12 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	if r.unreadable != "" {
 		return // not graded: no client reads the server's replies
 	}
+	if r.notRun != "" {
+		for _, def := range list {
+			r.checks[def.ID].skip("%s", r.notRun)
+		}
+		return
+	}
 	if r.notStarted != "" {
 		for _, def := range list {
 			r.checks[def.ID].add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})

@@ -111,9 +111,15 @@ type runner struct {
 	// other tools; otherTools is set once a process declared such a tool.
 	waiting    []*waiting
 	otherTools bool
-	// notStarted is set once a server process failed to start or
+	// notStarted is set when the first server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
+	// lostStarts counts the starts that failed in a row after a process
+	// had started: each is its own check's failure, and the next check
+	// tries its own start, up to maxLostStarts; then notRun says why the
+	// remaining checks were not run.
+	lostStarts int
+	notRun     string
 	// unreadable is set with notStarted when the server did answer, in a
 	// form no client reads (a reply split over lines): check 8 fails and
 	// no other check is graded.
@@ -288,6 +294,10 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 	}
 	for _, st := range steps {
 		c := r.checks[st.id]
+		if r.notRun != "" {
+			c.skip("%s", r.notRun)
+			continue
+		}
 		if r.notStarted != "" {
 			if r.unreadable == "" {
 				c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
@@ -328,7 +338,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				} else {
 					c.add(f)
 				}
-				r.notStarted = st.id
+				r.lostStart(st.id)
 				if s != nil {
 					// The process was started for this check: its stdout
 					// and stderr are named after it.
@@ -341,6 +351,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				continue
 			}
 			r.rep.Processes++
+			r.lostStarts = 0
 			if r.rep.ProtocolVersion == "" {
 				if ir := s.cs.InitializeResult(); ir != nil {
 					r.rep.ProtocolVersion = ir.ProtocolVersion
@@ -358,6 +369,29 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 	}
 	if s != nil {
 		finish()
+	}
+}
+
+// maxLostStarts is how many starts in a row may fail, after the server
+// had started, before the remaining checks are not run: each failed start
+// may wait out the start timeout.
+const maxLostStarts = 2
+
+// lostStart records that the process for check id failed to start. When
+// no process has started yet (or no client reads its replies), the
+// server does not start at all and every later check fails fast. After
+// one had started, the failure is check id's own (its traps, say), and
+// the next check starts afresh; after maxLostStarts in a row, the rest
+// are not run, with the reason, never failed for a start of another
+// check.
+func (r *runner) lostStart(id string) {
+	if r.rep.Processes == 0 || r.unreadable != "" {
+		r.notStarted = id
+		return
+	}
+	r.lostStarts++
+	if r.lostStarts >= maxLostStarts {
+		r.notRun = fmt.Sprintf("not run: the server had started for earlier checks, then failed to start %d times in a row (last for check %s)", r.lostStarts, id)
 	}
 }
 

@@ -59,7 +59,7 @@ func (w *clientWire) CallTool(step, name string, args map[string]any, sent ...st
 func (w *clientWire) PathTools() []checks.PathTool {
 	var out []checks.PathTool
 	for _, t := range w.s.pathTools(w.ctx) {
-		out = append(out, checks.PathTool{Name: t.name, Arg: t.arg})
+		out = append(out, checks.PathTool{Name: t.name, Arg: t.arg, Array: t.array})
 	}
 	return out
 }

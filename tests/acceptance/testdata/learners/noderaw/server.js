@@ -2,13 +2,14 @@
 // practice-notes MCP server in plain Node.js: no SDK, no dependencies,
 // newline-delimited JSON-RPC on stdin/stdout written by hand.
 //
-//   node server.js --vault ROOT [--defect NAME]
+//   node server.js --vault ROOT [--echo] [--defect NAME]
 //
 // search_notes(query, folder?) answers with one text block per passage,
 // each a JSON object {path, noteId, preview}; the optional folder narrows
 // the search to a sub-folder of the vault. No resources. Without --defect
 // the server follows the specification; each --defect switches on one
-// mistake.
+// mistake. --echo words replies the way many servers do, still correctly:
+// "no passage matched “QUERY”", and refusals that repeat the argument.
 'use strict';
 
 const fs = require('fs');
@@ -29,17 +30,18 @@ const DEFECTS = {
 };
 
 function parseArgs(argv) {
-  const out = { vault: '', defect: '' };
+  const out = { vault: '', defect: '', echo: false };
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === '--vault') out.vault = argv[++i] || '';
     else if (argv[i] === '--defect') out.defect = argv[++i] || '';
+    else if (argv[i] === '--echo') out.echo = true;
     else {
       process.stderr.write(`unknown argument ${argv[i]}\n`);
       process.exit(2);
     }
   }
   if (!out.vault || (out.defect && !DEFECTS[out.defect])) {
-    process.stderr.write(`usage: node server.js --vault ROOT [--defect ${Object.keys(DEFECTS).join('|')}]\n`);
+    process.stderr.write(`usage: node server.js --vault ROOT [--echo] [--defect ${Object.keys(DEFECTS).join('|')}]\n`);
     process.exit(2);
   }
   return out;
@@ -48,6 +50,7 @@ function parseArgs(argv) {
 const opts = parseArgs(process.argv.slice(2));
 const ROOT = fs.realpathSync(opts.vault);
 const DEFECT = opts.defect;
+const ECHO = opts.echo;
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 class ToolError extends Error {}
@@ -76,7 +79,7 @@ function searchDir(folder) {
   }
   const parts = folder.replace(/\\/g, '/').replace(/\/+$/, '').split('/');
   if (path.isAbsolute(folder) || folder.includes('\\') || parts.some((p) => p === '' || p === '.' || p === '..')) {
-    throw new ToolError('folder must be a sub-folder of the vault, written relative to it');
+    throw new ToolError(ECHO ? `not a sub-folder of the vault: ${folder}` : 'folder must be a sub-folder of the vault, written relative to it');
   }
   let dir = ROOT;
   for (const p of parts) {
@@ -211,7 +214,7 @@ function searchNotes(args) {
       blocks.push({ type: 'text', text: JSON.stringify({ path: rel, noteId: p.note, preview: p.text }) });
     }
   }
-  if (blocks.length === 0) blocks.push({ type: 'text', text: 'No matching passages.' });
+  if (blocks.length === 0) blocks.push({ type: 'text', text: ECHO ? `no passage matched “${query}”` : 'No matching passages.' });
   if (more) blocks.push({ type: 'text', text: `Stopped at ${RESULT_LIMIT} passages; there are more.` });
   if (unreadable) blocks.push({ type: 'text', text: `${unreadable} note(s) could not be read and were skipped.` });
   return blocks;

@@ -29,6 +29,7 @@ SCHEME = "notes:///"
 DEFECTS = {
     "latin1": "decodes notes as Latin-1 instead of UTF-8",
     "read-note-links": "offers an unannotated read_note(path) tool that refuses .. and absolute paths but follows symlinks",
+    "read-notes-links": "the same, as read_notes(paths) taking an array of paths",
     "slice-offsets": "finds the match in a lowercased copy of the note and slices the original at the copy's offsets",
     "home-cache": "writes an index cache under $HOME/.cache",
 }
@@ -238,6 +239,16 @@ def call_read_note(arguments):
     return [text_block(text)]
 
 
+def call_read_notes(arguments):
+    paths = arguments.get("paths")
+    if not isinstance(paths, list) or not paths:
+        raise Refused("paths must be a non-empty array of paths")
+    blocks = []
+    for path in paths:
+        blocks.extend(call_read_note({"path": path}))
+    return blocks
+
+
 def safe_rel(rel):
     """Resolve a root-relative name to its full path without following a
     link, or raise Refused."""
@@ -273,7 +284,13 @@ if DEFECT == "read-note-links":
         "description": "Return the whole text of one note, by its path in the notes folder.",
         "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}, "required": ["path"]},
     })
-HANDLERS = {"search_notes": call_search, "read_note": call_read_note}
+if DEFECT == "read-notes-links":
+    TOOLS.append({
+        "name": "read_notes",
+        "description": "Return the whole text of each note named, by its path in the notes folder.",
+        "inputSchema": {"type": "object", "properties": {"paths": {"type": "array", "items": {"type": "string"}}}, "required": ["paths"]},
+    })
+HANDLERS = {"search_notes": call_search, "read_note": call_read_note, "read_notes": call_read_notes}
 
 
 def list_resources():
