@@ -240,7 +240,7 @@ func installedVersion(pkgJSON string) string {
 	return p.Version
 }
 
-// TestServerThatNeverStarts grades commands that exit at once, hang or
+// TestServerThatNeverStarts grades commands that exit at once, abort, hang or
 // flood stdout: each is still graded, every check fails with the reason, and
 // only the first check waits for the timeout.
 func TestServerThatNeverStarts(t *testing.T) {
@@ -248,6 +248,9 @@ func TestServerThatNeverStarts(t *testing.T) {
 		name, server, why string
 	}{
 		{"exits at once", "echo 'cannot open root' >&2; exit 3", "exited"},
+		// A runtime aborting under a limit, as Bun 1.3 did under a data
+		// limit: the signal and the limits are named.
+		{"aborts at start", "sh -c 'kill -ABRT $$'", "exit status 134) before completing initialize; killed by signal 6 (aborted) at start, under the limits (rlimits, each process): "},
 		{"hangs", "sleep 30", "no initialize answer within"},
 		{"floods stdout", "yes 'not json'", "no initialize answer within"},
 	}
