@@ -401,7 +401,8 @@ The block below names the installed path.
 // twice what is live. Collecting only when the heap has grown fivefold, or
 // reached memoryLimit, spares a call most collections, and the limit keeps
 // the resident size flat as the folder grows: the binary's own pages (about
-// 9 MiB) plus the limit stay under 32 MiB (scripts/memory-bound.sh). Below
+// 9 MiB) plus the limit stay under 32 MiB for searches one at a time
+// (scripts/memory-bound.sh, which also measures calls at once). Below
 // 22 MiB the collector runs nearly without pause during a steady call on
 // 50,000 summarised notes, and calls get slower.
 const (

@@ -165,6 +165,17 @@ func (s *testServer) send(line string) {
 // one JSON object ending in a newline.
 func (s *testServer) next() map[string]any {
 	s.t.Helper()
+	msg := s.nextWithin(20 * time.Second)
+	if msg == nil {
+		s.t.Fatalf("no line from the server within 20s; log:\n%s", s.log)
+	}
+	return msg
+}
+
+// nextWithin returns the next line from the server, decoded, or nil when
+// none comes within d.
+func (s *testServer) nextWithin(d time.Duration) map[string]any {
+	s.t.Helper()
 	s.linesOnce.Do(func() {
 		s.lines = make(chan []byte, 4096)
 		go func() {
@@ -187,10 +198,9 @@ func (s *testServer) next() map[string]any {
 			s.t.Fatalf("the server closed stdout; log:\n%s", s.log)
 		}
 		return decodeLine(s.t, line)
-	case <-time.After(20 * time.Second):
-		s.t.Fatalf("no line from the server within 20s; log:\n%s", s.log)
+	case <-time.After(d):
+		return nil
 	}
-	return nil
 }
 
 // decodeLine checks that line is one JSON-RPC 2.0 message and a newline.

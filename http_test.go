@@ -60,7 +60,13 @@ func TestCheckHTTPAddr(t *testing.T) {
 // port and returns the endpoint URL.
 func httpNotes(t *testing.T) string {
 	t.Helper()
-	root, err := boundary.Open("practice-data")
+	return httpNotesAt(t, "practice-data")
+}
+
+// httpNotesAt is httpNotes for the notes in dir.
+func httpNotesAt(t *testing.T, dir string) string {
+	t.Helper()
+	root, err := boundary.Open(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,4 +255,25 @@ func TestServeHTTPPortInUse(t *testing.T) {
 	if err == nil || !strings.HasPrefix(err.Error(), `serve -http "`+addr+`": cannot listen there (`) || strings.Contains(err.Error(), "listen tcp") {
 		t.Fatalf("serveHTTP on a port in use: %v; want our message without Go's", err)
 	}
+}
+
+// postMessage POSTs one message to endpoint and returns the status and body.
+func postMessage(t *testing.T, endpoint, body string) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, endpoint, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	got, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(got)
 }

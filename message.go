@@ -76,7 +76,13 @@ func (d *droppedResponse) Error() string {
 // built from the raw values of its top-level keys.
 func checkMessage(data []byte) (jsonrpc.Message, error) {
 	if !utf8.Valid(data) {
-		return nil, &refusedMessage{code: jsonrpc.CodeParseError, message: "Parse error: the message is not valid UTF-8"}
+		// The id is named when it was read whole before the first byte
+		// that is not UTF-8, as for a syntax error.
+		r := &refusedMessage{code: jsonrpc.CodeParseError, message: "Parse error: the message is not valid UTF-8"}
+		if sc := scanJSON(data[:validUTF8Prefix(data)], true); sc.kind == '{' {
+			r.id = sc.usableID()
+		}
+		return nil, r
 	}
 	sc, ok := jsonScan{}, false
 	if json.Valid(data) {
@@ -185,4 +191,18 @@ func decodeError(data json.RawMessage) (*jsonrpc.Error, bool) {
 func isJSONString(v json.RawMessage, want string) bool {
 	var s string
 	return json.Unmarshal(v, &s) == nil && s == want
+}
+
+// validUTF8Prefix returns the length of the longest prefix of data that is
+// valid UTF-8: where the first invalid byte (an overlong form, an encoded
+// surrogate, a stray continuation byte, a cut sequence) starts.
+func validUTF8Prefix(data []byte) int {
+	for i := 0; i < len(data); {
+		r, n := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && n == 1 {
+			return i
+		}
+		i += n
+	}
+	return len(data)
 }

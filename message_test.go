@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"strconv"
 	"strings"
 	"testing"
@@ -80,7 +81,14 @@ func TestCheckMessage(t *testing.T) {
 		{"bad id before the fault", `{"jsonrpc":"2.0","id":1.5,"method":ping}`, verdict{Code: parse}},
 		{"leading zero", `{"jsonrpc":"2.0","id":05,"method":"ping"}`, verdict{Code: parse}},
 		{"array", `[1,`, verdict{Code: parse}},
-		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"\xff\"}", verdict{Code: parse}},
+		{"invalid UTF-8 after the id", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"\xff\"}", verdict{Code: parse, ID: "5"}},
+		{"overlong form after the id", "{\"jsonrpc\":\"2.0\",\"id\":\"o\",\"method\":\"ping\",\"params\":{\"a\":\"\xc0\xaf\"}}", verdict{Code: parse, ID: `"o"`}},
+		{"encoded surrogate after the id", "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"\xed\xa0\x80\"}", verdict{Code: parse, ID: "6"}},
+		{"invalid UTF-8 right after the id", "{\"jsonrpc\":\"2.0\",\"id\":5\xc0\xaf,\"method\":\"ping\"}", verdict{Code: parse}},
+		{"invalid UTF-8 in the id", "{\"jsonrpc\":\"2.0\",\"id\":\"a\xed\xa0\x80\",\"method\":\"ping\"}", verdict{Code: parse}},
+		{"invalid UTF-8 before the id", "{\"jsonrpc\":\"2.0\",\"method\":\"\xff\",\"id\":5}", verdict{Code: parse}},
+		{"syntax error, then invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":5,,\"method\":\"\xff\"}", verdict{Code: parse}},
+		{"repeated id, then invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":5,\"id\":6,\"method\":\"\xff\"}", verdict{Code: parse}},
 		{"NUL byte", "{\"jsonrpc\":\"2.0\",\x00\"id\":5}", verdict{Code: parse}},
 		{"empty", ``, verdict{Code: parse}},
 		{"form feed", "\f", verdict{Code: parse}},
@@ -320,6 +328,47 @@ func FuzzLine(f *testing.F) {
 			want, ok := usableID(line)
 			if back, _ := json.Marshal(req.ID.Raw()); !ok || string(back) != want {
 				t.Fatalf("%q: id %s comes back as %s", line, obj["id"], back)
+			}
+		}
+	})
+}
+
+// A request with a byte that is not UTF-8 after its id (an overlong form,
+// an encoded surrogate) is answered with -32700 under that id, over stdio
+// and HTTP alike, and the session goes on.
+func TestInvalidUTF8AfterIDKeepsID(t *testing.T) {
+	lines := []struct {
+		line string
+		id   any // as decoded from the reply
+	}{
+		{"{\"jsonrpc\":\"2.0\",\"id\":55,\"method\":\"tools/call\",\"params\":{\"name\":\"search_notes\",\"arguments\":{\"query\":\"a\xc0\xafb\"}}}", float64(55)},
+		{"{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"ping\",\"params\":{\"x\":\"\xed\xa0\x80\"}}", "s"},
+		{"{\"jsonrpc\":\"2.0\",\"method\":\"ping\",\"params\":{\"x\":\"\xed\xa0\x80\"},\"id\":7}", nil}, // the id comes after the fault
+	}
+	t.Run("stdio", func(t *testing.T) {
+		s := startServer(t, noteTree(t, manyNotes(1)), nil)
+		s.initialize()
+		for _, tt := range lines {
+			s.send(tt.line)
+			msg := s.next()
+			errObj, _ := msg["error"].(map[string]any)
+			if msg["id"] != tt.id || errObj == nil || errObj["code"] != float64(jsonrpc.CodeParseError) {
+				t.Errorf("%q answered with %v; want -32700 under id %v", tt.line, msg, tt.id)
+			}
+		}
+		s.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+		if msg := s.next(); msg["id"] != "after" || msg["result"] == nil {
+			t.Errorf("ping after the bad lines answered with %v", msg)
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		endpoint := httpNotes(t)
+		for _, tt := range lines {
+			status, body := postMessage(t, endpoint, tt.line)
+			id, _ := json.Marshal(tt.id)
+			want := `{"jsonrpc":"2.0","id":` + string(id) + `,"error":{"code":-32700,"message":"Parse error: the message is not valid UTF-8"}}`
+			if status != http.StatusBadRequest || body != want {
+				t.Errorf("%q: status %d, body %q; want 400 with %s", tt.line, status, body, want)
 			}
 		}
 	})

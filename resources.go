@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -120,28 +122,54 @@ const listingLife = 30 * time.Second
 // noteListing keeps the names the last resources/list walk found, so that
 // a client listing every page costs one walk, not one per page: the pages
 // after the first are cut from it for listingLife after the walk. The
-// first page is always walked afresh. Its zero value is ready to use.
+// first page is always walked afresh: from a walk that started after it
+// was asked for. One walk runs at a time, and first pages asked for while
+// one runs share the next, so that clients asking for first pages at once
+// hold one walk's memory, not one each. Its zero value is ready to use.
 type noteListing struct {
+	walking chan struct{} // holds a token while a walk runs; made by once
+	once    sync.Once
+
 	mu    sync.Mutex
 	names []string // listable names, in byte order
 	taken time.Time
 }
 
-// get returns the listable names of the notes, walked afresh unless
-// fresh is false and a walk less than listingLife ago found them.
+// get returns the listable names of the notes, from a walk that started
+// after get was called, or, when fresh is false, from one less than
+// listingLife old.
 func (nl *noteListing) get(ctx context.Context, root *boundary.Root, fresh bool) ([]string, error) {
-	nl.mu.Lock()
-	names, taken := nl.names, nl.taken
-	nl.mu.Unlock()
-	if !fresh && names != nil && time.Since(taken) < listingLife {
+	asked := time.Now()
+	usable := func() ([]string, bool) {
+		nl.mu.Lock()
+		defer nl.mu.Unlock()
+		if nl.names == nil {
+			return nil, false
+		}
+		if fresh {
+			return nl.names, nl.taken.After(asked)
+		}
+		return nl.names, time.Since(nl.taken) < listingLife
+	}
+	if names, ok := usable(); ok && !fresh {
 		return names, nil
 	}
-	taken = time.Now()
+	nl.once.Do(func() { nl.walking = make(chan struct{}, 1) })
+	select {
+	case nl.walking <- struct{}{}:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	defer func() { <-nl.walking }()
+	if names, ok := usable(); ok {
+		return names, nil // a walk that started while this one waited
+	}
+	taken := time.Now()
 	listing, err := root.Walk(ctx)
 	if err != nil {
 		return nil, err
 	}
-	names = make([]string, 0, len(listing.Notes))
+	names := make([]string, 0, len(listing.Notes))
 	for _, n := range listing.Notes {
 		if listable(n.Name) {
 			names = append(names, n.Name)
@@ -238,13 +266,80 @@ func listable(name string) bool {
 	return err == nil && got == name
 }
 
-// resourcesMiddleware answers resources/list from the notes folder; every
+// resourcesMiddleware answers resources/list from the notes folder, and
+// sends every resources/read result with its text (see textResult); every
 // other method goes on to the SDK.
 func (ns *notesServer) resourcesMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if r, ok := req.(*mcp.ListResourcesRequest); ok && method == "resources/list" {
 			return ns.listNotes(ctx, r)
 		}
-		return next(ctx, method, req)
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.ReadResourceResult); ok && err == nil && method == "resources/read" {
+			return textResult{r}, nil
+		}
+		return res, err
 	}
+}
+
+// textResult is a resources/read result whose contents always carry
+// "text", "" for an empty note: MCP's TextResourceContents requires it,
+// and the SDK leaves an empty text out (omitempty). Notes are only ever
+// sent as text, never as a blob.
+type textResult struct{ *mcp.ReadResourceResult }
+
+// textContents is mcp.ResourceContents for text, with text always present.
+type textContents struct {
+	URI      string   `json:"uri"`
+	MIMEType string   `json:"mimeType,omitempty"`
+	Text     string   `json:"text"`
+	Meta     mcp.Meta `json:"_meta,omitempty"`
+}
+
+// MarshalJSON writes the result as the SDK does, keys in the same order,
+// with its contents written as textContents.
+func (r textResult) MarshalJSON() ([]byte, error) {
+	data, err := r.ReadResourceResult.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	contents := make([]textContents, len(r.Contents))
+	for i, c := range r.Contents {
+		contents[i] = textContents{URI: c.URI, MIMEType: c.MIMEType, Text: c.Text, Meta: c.Meta}
+	}
+	raw, err := json.Marshal(contents)
+	if err != nil {
+		return nil, err
+	}
+	return replaceField(data, "contents", raw)
+}
+
+// replaceField returns the JSON object obj with the value of its top-level
+// key replaced by value, every other key and value as they were, in order.
+func replaceField(obj []byte, key string, value json.RawMessage) ([]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, fmt.Errorf("replacing %q: not a JSON object", key)
+	}
+	out := []byte{'{'}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("replacing %q: %w", key, err)
+		}
+		k, _ := tok.(string) // an object key is a string
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, fmt.Errorf("replacing %q: %w", key, err)
+		}
+		if k == key {
+			v = value
+		}
+		if len(out) > 1 {
+			out = append(out, ',')
+		}
+		kj, _ := json.Marshal(k) // a string always marshals
+		out = append(append(append(out, kj...), ':'), v...)
+	}
+	return append(out, '}'), nil
 }

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -373,5 +376,88 @@ func TestPageNotes(t *testing.T) {
 		if _, _, err := pageNotes(names, bad, 2); err == nil {
 			t.Errorf("pageNotes with cursor %q: no error", bad)
 		}
+	}
+}
+
+// An empty note is read with "text": "", over stdio and HTTP: MCP's
+// TextResourceContents requires text, and the SDK alone leaves an empty
+// one out. A note with text keeps it, and the result's other keys.
+func TestReadEmptyNoteHasText(t *testing.T) {
+	dir := noteTree(t, map[string]string{"empty.md": "", "one.md": "x\n"})
+	const read = `{"jsonrpc":"2.0","id":%d,"method":"resources/read","params":{"uri":"practice-notes:///%s"}}`
+	t.Run("stdio", func(t *testing.T) {
+		s := startServer(t, dir, nil)
+		s.initialize()
+		for i, tt := range []struct{ name, text string }{{"empty.md", ""}, {"one.md", "x\n"}} {
+			s.send(fmt.Sprintf(read, i, tt.name))
+			msg := s.next()
+			res, _ := msg["result"].(map[string]any)
+			contents, _ := res["contents"].([]any)
+			if len(contents) != 1 {
+				t.Fatalf("read %s: %v", tt.name, msg)
+			}
+			c, _ := contents[0].(map[string]any)
+			text, ok := c["text"]
+			if !ok || text != tt.text || c["uri"] != "practice-notes:///"+tt.name || c["mimeType"] == nil || res["cacheScope"] != "private" {
+				t.Errorf("read %s: contents %v, result %v; want text %q", tt.name, c, res, tt.text)
+			}
+		}
+	})
+	t.Run("http", func(t *testing.T) {
+		endpoint := httpNotesAt(t, dir)
+		status, body := postMessage(t, endpoint, fmt.Sprintf(read, 1, "empty.md"))
+		if status != http.StatusOK || !strings.Contains(body, `"uri":"practice-notes:///empty.md","mimeType":"text/markdown; charset=utf-8","text":""}`) {
+			t.Errorf("read empty.md over HTTP: status %d, body %q; want its contents with \"text\":\"\"", status, body)
+		}
+	})
+}
+
+// First pages asked for at once share walks: one runs at a time, and those
+// asked for while it runs share the next, so 8 at once cost 2 walks,
+// not 8, and each still comes from a walk that started after it was asked
+// for. A first page asked for afterwards walks again.
+func TestListFirstPagesShareWalks(t *testing.T) {
+	dir := noteTree(t, manyNotes(3))
+	var walks atomic.Int64
+	release := make(chan struct{})
+	root, err := boundary.Open(dir, seam.Options{Faults: func(_ context.Context, op seam.Op, name string) error {
+		if op == seam.ListDir && name == "." && walks.Add(1) == 1 {
+			<-release // the first walk runs until every caller has asked
+		}
+		return nil
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { root.Close() })
+	var nl noteListing
+	ctx := context.Background()
+	const callers = 8
+	var wg sync.WaitGroup
+	got := make([][]string, callers)
+	errs := make([]error, callers)
+	for i := range callers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got[i], errs[i] = nl.get(ctx, root, true)
+		}()
+	}
+	time.Sleep(500 * time.Millisecond) // every caller has asked
+	close(release)
+	wg.Wait()
+	want := []string{"n0000.md", "n0001.md", "n0002.md"}
+	for i := range callers {
+		if errs[i] != nil || !slices.Equal(got[i], want) {
+			t.Errorf("caller %d: %q, %v; want %q", i, got[i], errs[i], want)
+		}
+	}
+	if n := walks.Load(); n != 2 {
+		t.Errorf("%d first pages at once walked %d times; want 2", callers, n)
+	}
+	writeNote(t, filepath.Join(dir, "n0003.md"), "new")
+	names, err := nl.get(ctx, root, true)
+	if err != nil || len(names) != 4 || walks.Load() != 3 {
+		t.Errorf("a first page asked for afterwards: %q, %v, after %d walks; want 4 notes from a third walk", names, err, walks.Load())
 	}
 }

@@ -198,6 +198,7 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		case msg, ok := <-c.incoming:
 			if !ok {
 				c.drain(ctx)
+				c.answerUnfinished()
 				return nil, c.readErr
 			}
 			if req, ok := msg.(*jsonrpc.Request); ok && !c.track(req) {
@@ -206,10 +207,47 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 			}
 			return msg, nil
 		case <-c.closed:
+			c.answerUnfinished()
 			return nil, io.EOF
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
+	}
+}
+
+// errStopping answers a request still running when the session ends.
+var errStopping = &jsonrpc.Error{
+	Code:    jsonrpc.CodeInternalError,
+	Message: "the server is stopping (its input ended, or it was told to stop) and this request did not finish in time",
+}
+
+// answerUnfinished answers every request handed to the SDK and not yet
+// answered with errStopping. It is called as the session ends, just
+// before Read reports it: from then on the SDK writes no answers, so
+// without this a request still running would get none. An answer the SDK
+// is already writing is left to it, and one it tries to write later is
+// dropped (see Write), so each request is answered once. Cancelled
+// requests stay unanswered.
+func (c *lineConn) answerUnfinished() {
+	c.pendingMu.Lock()
+	var ids []jsonrpc.ID
+	for id, s := range c.pending {
+		if s == pendingCall {
+			c.pending[id] = abandonedCall
+			ids = append(ids, id)
+		}
+	}
+	c.pendingMu.Unlock()
+	if len(ids) == 0 {
+		return
+	}
+	c.t.log.Warn("the session ended with requests still running; answered them with an error", "requests", len(ids))
+	for _, id := range ids {
+		data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: errStopping})
+		if err != nil {
+			continue // cannot happen: the id came from checkMessage
+		}
+		c.writeLine(data)
 	}
 }
 
@@ -254,6 +292,7 @@ const (
 	pendingCall   callState = iota + 1
 	cancelledCall           // the client cancelled it: MCP says not to answer
 	answeringCall           // its answer is being written; its id is free again
+	abandonedCall           // answered by answerUnfinished; the SDK's answer is dropped
 )
 
 // cancelledID returns the request a notifications/cancelled names.
@@ -308,7 +347,13 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if isResp {
 		defer c.answer(resp.ID)
 		c.pendingMu.Lock()
-		cancelled := c.pending[resp.ID] == cancelledCall
+		state := c.pending[resp.ID]
+		cancelled := state == cancelledCall
+		if state == abandonedCall {
+			delete(c.pending, resp.ID)
+			c.pendingMu.Unlock()
+			return nil // answered already
+		}
 		if _, ok := c.pending[resp.ID]; ok {
 			// The client may reuse the id as soon as it reads the answer.
 			c.pending[resp.ID] = answeringCall

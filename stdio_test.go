@@ -44,7 +44,7 @@ func TestTransportAnswersBadLines(t *testing.T) {
 		{"cut short", `{"jsonrpc":"2.0","id":5,"method":"LINE-MARKER"`, -32700, float64(5)},
 		{"two values", `{"jsonrpc":"2.0","id":5,"method":"ping"}{"a":1}`, -32700, float64(5)},
 		{"trailing garbage", `{"jsonrpc":"2.0","id":5,"method":"ping"} x`, -32700, float64(5)},
-		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}", -32700, nil},
+		{"invalid UTF-8", "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"ping\",\"params\":{\"x\":\"\xff\"}}", -32700, float64(5)},
 		{"single quotes", `{'jsonrpc':'2.0'}`, -32700, nil},
 		{"NUL byte", "{\"jsonrpc\":\"2.0\",\x00\"id\":5}", -32700, nil},
 		{"number", `42`, -32600, nil},

@@ -44,6 +44,8 @@ var (
 	errTooDeep     = fmt.Errorf("deeper than the walk limit of %d directories", MaxDepth)
 	errUnreadable  = errors.New("could not be read")
 	errNameNotUTF8 = errors.New("name is not valid UTF-8")
+	errReplaced    = fmt.Errorf("replaced by another file (renamed over it) each time it was opened, %d times in a row", maxRereads+1)
+	errDirReplaced = errors.New("replaced by another directory or a link while it was listed")
 	errNameTooLong = fmt.Errorf("name longer than the system opens (%d bytes, %d an element)", maxNameBytes, maxElemBytes)
 )
 

@@ -57,3 +57,10 @@ func (d *dirReader) keepNames([]string) {}
 
 // close gives back the memory d reuses.
 func (d *dirReader) close() {}
+
+// openDir opens the directory dir of a walk to list it, through os.Root,
+// which follows a link that stays inside the root: a directory swapped
+// for such a link after the walk's lstat is entered (see Root).
+func (r *Root) openDir(dir string, _ Stamp) (*os.File, error) {
+	return r.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
+}

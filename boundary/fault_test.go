@@ -3,6 +3,7 @@ package boundary
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -109,23 +110,43 @@ func TestHardLinkRemovedAfterOpen(t *testing.T) {
 			}
 		})
 	}
-	t.Run("replaced", func(t *testing.T) {
-		p := filepath.Join(rootDir, "note.md")
-		write(t, p, "first\n")
-		r := open(t, rootDir)
-		r.injectFaults(func(ctx context.Context, op seam.Op, n string) error {
-			if op == seam.Opened && n == "note.md" {
-				write(t, p+".new", "second\n")
-				if err := os.Rename(p+".new", p); err != nil {
-					t.Error(err)
+	// A note renamed over once after it was opened is opened again, and
+	// found; one renamed over after every open is refused as replaced.
+	for _, tc := range []struct {
+		renames int
+		want    string
+		reason  error
+	}{
+		{renames: 1, want: "second\n"},
+		{renames: maxRereads + 1, reason: errReplaced},
+	} {
+		t.Run(fmt.Sprintf("renamed over %d times", tc.renames), func(t *testing.T) {
+			p := filepath.Join(rootDir, "note.md")
+			write(t, p, "first\n")
+			r := open(t, rootDir)
+			renamed := 0
+			r.injectFaults(func(ctx context.Context, op seam.Op, n string) error {
+				if op == seam.Opened && n == "note.md" && renamed < tc.renames {
+					renamed++
+					write(t, p+".new", "second\n")
+					if err := os.Rename(p+".new", p); err != nil {
+						t.Error(err)
+					}
 				}
+				return nil
+			})
+			data, err := r.ReadNote(context.Background(), "note.md")
+			if tc.reason != nil {
+				if !errors.Is(err, tc.reason) {
+					t.Fatalf("ReadNote of a note renamed over after every open = %q, %v; want %v", data, err, tc.reason)
+				}
+				return
 			}
-			return nil
+			if err != nil || string(data) != tc.want {
+				t.Fatalf("ReadNote of a note renamed over once = %q, %v; want %q", data, err, tc.want)
+			}
 		})
-		if data, err := r.ReadNote(context.Background(), "note.md"); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("ReadNote of a replaced note = %q, %v; want %v", data, err, ErrNotFound)
-		}
-	})
+	}
 }
 
 // TestSwappedAfterWalk: a read of a Note from a walk skips the second
@@ -168,6 +189,32 @@ func TestSwappedAfterWalk(t *testing.T) {
 			data, _, err := rd.Read(context.Background(), listing.Notes[0], nil)
 			if err == nil || strings.Contains(string(data), outsideMarker) {
 				t.Fatalf("Read(%q) = %q, %v; want a refusal", name, data, err)
+			}
+		})
+	}
+}
+
+// A deadline that ends a walk while it lists a directory ends the walk with
+// the context's error: it is not the directory's fault, so neither the root
+// nor a folder is reported as unreadable.
+func TestWalkEndedWhileListing(t *testing.T) {
+	for _, dir := range []string{".", "sub"} {
+		t.Run(dir, func(t *testing.T) {
+			_, rootDir := fixture(t)
+			r := open(t, rootDir)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			r.injectFaults(func(_ context.Context, op seam.Op, name string) error {
+				if op == seam.ListDir && name == dir {
+					cancel()
+				}
+				return nil
+			})
+			// walk, not Walk: Walk's wait may return the context's error
+			// before the walk itself ends, whatever the walk would say.
+			listing, err := r.walk(ctx, func(Note) {})
+			if !errors.Is(err, context.Canceled) || errors.Is(err, errUnreadable) {
+				t.Errorf("walk ended at %q's listing = %+v, %v; want context.Canceled", dir, listing, err)
 			}
 		})
 	}

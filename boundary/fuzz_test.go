@@ -107,7 +107,7 @@ func FuzzCheckName(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Cleanup(func() { root.Close() })
-	known := append([]error{errInvalidName, ErrNotFound, errSymlink, errHardLinks, errTooLarge, errNotRegular, errNotText, errNotNote, errUnreadable, errHidden, errTooDeep, errMountPoint, errNameNotUTF8, errNameTooLong}, osReasons...)
+	known := append([]error{errInvalidName, ErrNotFound, errSymlink, errHardLinks, errTooLarge, errNotRegular, errNotText, errNotNote, errUnreadable, errHidden, errTooDeep, errMountPoint, errNameNotUTF8, errNameTooLong, errReplaced, errDirReplaced}, osReasons...)
 	ctx := context.Background()
 
 	f.Fuzz(func(t *testing.T, name string) {

@@ -38,7 +38,7 @@ func TestNamesWithNULOrTooLong(t *testing.T) {
 	if !r.mount.xdev {
 		t.Log("no openat2 here: the open of a name with a NUL goes through the element-by-element path")
 	}
-	if fd, err := r.openNote("a.md\x00x"); err == nil {
+	if fd, err := r.openNote("a.md\x00x", noteFlags); err == nil {
 		syscall.Close(fd)
 		t.Errorf("openNote of a name holding a NUL opened a file")
 	}

@@ -1,12 +1,14 @@
 package boundary
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
 	"io/fs"
 	"slices"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -79,23 +81,26 @@ const maxRereads = 3
 //
 // v is the opened file's version before the read (its size, and its times
 // where the system gives them), and version gives it again. When it is
-// not the same after the read, the note was written while it was read,
-// and what was read may be part of one write and part of another: the note
-// is read again from its start (rewind), at most maxRereads more times,
-// and refused with errChanging after that. What is returned is then the
-// whole of one version of the note, as far as a version shows a write
-// (see Stamp for the writes that move no time). version may refuse the
+// not the same after the read, or the read returned another number of
+// bytes than the size it gives, the note was written while it was read,
+// and what was read may be part of one write and part of another: the
+// note is read again from its start (rewind), at most maxRereads more
+// times, and refused with errChanging after that. version may refuse the
 // note, as the checks made on the opened file would, and the version of
 // what is returned is returned with it.
 //
-// A write sets the times before it copies its data in, so a read that
-// meets the copy half done sees a changed version only when the times were
-// set after the version before the read was taken. wait, when not nil, is
-// called with that version before each read: it waits for a write in
-// progress on the file to end, so that any write a read meets began after
-// the version was taken.
+// The times alone do not show every write: a write(2) sets them before it
+// copies its data in, and on Linux 6.13 and later a write that follows a
+// truncate within one clock tick may not move them at all. So wait, when
+// not nil, is called with the version before each read: when the note is
+// hot (changed within the hot window) it waits for a write in progress on
+// the file to end and reports true. A hot note's read is then checked by
+// reading it a second time, after another wait, and comparing the two
+// byte for byte (sameAgain): a read that met a write half done differs
+// from one made after that write ended. A note whose two reads differ is
+// read again, as one whose version changed.
 func readChecked[V comparable](name string, read func([]byte) (int, error), rewind func() error,
-	version func() (V, int64, error), v V, size int64, buf []byte, wait func(V)) ([]byte, V, error) {
+	version func() (V, int64, error), v V, size int64, buf []byte, wait func(V) bool) ([]byte, V, error) {
 	for try := 0; ; try++ {
 		into := buf
 		if int64(cap(into)) <= size {
@@ -104,9 +109,7 @@ func readChecked[V comparable](name string, read func([]byte) (int, error), rewi
 			// without another call.
 			into = make([]byte, 0, size+1)
 		}
-		if wait != nil {
-			wait(v)
-		}
+		hot := wait != nil && wait(v)
 		data, err := readLimited(read, into[:0], size)
 		if err != nil {
 			return nil, v, refuse(name, errUnreadable, err)
@@ -115,7 +118,19 @@ func readChecked[V comparable](name string, read func([]byte) (int, error), rewi
 		if err != nil {
 			return nil, v, err
 		}
-		if after != v {
+		changed := after != v || int64(len(data)) != afterSize
+		if !changed && hot {
+			wait(v)
+			if err := rewind(); err != nil {
+				return nil, v, refuse(name, errUnreadable, err)
+			}
+			same, err := sameAgain(read, data)
+			if err != nil {
+				return nil, v, refuse(name, errUnreadable, err)
+			}
+			changed = !same
+		}
+		if changed {
 			if try == maxRereads {
 				return nil, v, refuse(name, errChanging, nil)
 			}
@@ -134,6 +149,39 @@ func readChecked[V comparable](name string, read func([]byte) (int, error), rewi
 		return data, v, nil
 	}
 }
+
+// sameAgain reads the file through read, from where it is to its end, and
+// reports whether it holds exactly data. It reads into a pooled page, so
+// it allocates nothing, and stops at the first byte that differs.
+func sameAgain(read func([]byte) (int, error), data []byte) (bool, error) {
+	page := comparePages.Get().(*[comparePage]byte)
+	defer comparePages.Put(page)
+	at := 0
+	for {
+		n, err := read(page[:])
+		if n > len(data)-at || !bytes.Equal(page[:n], data[at:at+n]) {
+			return false, nil
+		}
+		at += n
+		switch {
+		case errors.Is(err, io.EOF) || n == 0 && err == nil:
+			return at == len(data), nil
+		case err != nil:
+			return false, err
+		case n < len(page) && at == len(data):
+			// A short read ending at the first read's end met the end
+			// of the file, as in readLimited.
+			return true, nil
+		}
+	}
+}
+
+// comparePage is the size of sameAgain's reads.
+const comparePage = 8 << 10
+
+// comparePages holds sameAgain's pages, shared by every Root: a page is
+// scratch, holding nothing from one call to the next.
+var comparePages = sync.Pool{New: func() any { return new([comparePage]byte) }}
 
 // readLimited appends what read returns to buf until the end of the file
 // (io.EOF, or a read of nothing) or until buf holds MaxFileSize+1 bytes,

@@ -65,8 +65,25 @@ const noteFlags = syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOFOLLOW |
 // When stamp is not nil, it is set to the Stamp of the opened file, taken
 // before it is read: a write during the read changes the file's Stamp, and
 // the note is then read again (see readChecked).
+//
+// A note replaced by rename(2) is there all along, but the file opened may
+// have been renamed over again before the lookup that checks it: the name
+// then names another file than the one opened. The note is then opened
+// afresh, without the walk's lstat, up to maxRereads more times, and
+// refused with errReplaced after that.
 func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
-	fd, err := r.openNote(name)
+	for try := 0; ; try++ {
+		data, err := r.readOpened(ctx, name, seen, buf, stamp)
+		if be, ok := err.(*Error); try == maxRereads || !ok || be.Reason != errReplaced {
+			return data, err
+		}
+		seen = Stamp{}
+	}
+}
+
+// readOpened is one attempt of readNote: it opens name and reads it.
+func (r *Root) readOpened(ctx context.Context, name string, seen Stamp, buf []byte, stamp *Stamp) ([]byte, error) {
+	fd, err := r.openNote(name, noteFlags)
 	if err != nil {
 		return nil, refuse(name, classify(err), err)
 	}
@@ -143,17 +160,19 @@ func (r *Root) readNote(ctx context.Context, name string, seen Stamp, buf []byte
 	}
 	// A note written while it is read is read again (see readChecked): st
 	// is then the fstat taken before the read that is returned.
-	wait := func(v Stamp) {
-		if r.hotStamp(v) {
-			// ext4 and Btrfs take the inode's lock, which a write holds
-			// from before it sets the times until its data is copied in,
-			// to find data: this returns once a write in progress has
-			// ended. What it finds is of no interest.
-			ignoringEINTR(func() error {
-				_, err := syscall.Seek(fd, 0, seekData)
-				return err
-			})
+	wait := func(v Stamp) bool {
+		if !r.hotStamp(v) {
+			return false
 		}
+		// ext4 and Btrfs take the inode's lock, which a write holds
+		// from before it sets the times until its data is copied in,
+		// to find data: this returns once a write in progress has
+		// ended. What it finds is of no interest.
+		ignoringEINTR(func() error {
+			_, err := syscall.Seek(fd, 0, seekData)
+			return err
+		})
+		return true
 	}
 	data, _, err := readChecked(name, read, rewind, version, v, size, buf, wait)
 	if err == nil && stamp != nil {
@@ -187,7 +206,7 @@ func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
 	case info.Mode()&fs.ModeSymlink != 0:
 		return refuse(name, errSymlink, nil)
 	case !ok || at.Dev != st.Dev || at.Ino != st.Ino:
-		return refuse(name, ErrNotFound, nil) // replaced since it was opened
+		return refuse(name, errReplaced, nil) // renamed over since it was opened
 	case at.Nlink > 1:
 		return refuse(name, errHardLinks, nil)
 	}
@@ -197,15 +216,17 @@ func (r *Root) sameAsName(name string, st *syscall.Stat_t) error {
 // An opening is what opening one note with openat2 needs: made once and
 // kept in a pool, so a read allocates none of it.
 type opening struct {
-	path []byte // the name, NUL-terminated
-	fd   int
-	err  error
-	open func(dot uintptr) // openat2 of path relative to dot, into fd and err
+	path  []byte // the name, NUL-terminated
+	flags int    // for its last element
+	fd    int
+	err   error
+	open  func(dot uintptr) // openat2 of path relative to dot, into fd and err
 }
 
-// openNote opens name, as readNote describes, and returns the note's
-// descriptor.
-func (r *Root) openNote(name string) (int, error) {
+// openNote opens name, as readNote describes, with the flags last
+// (noteFlags, and perhaps O_DIRECTORY) for its last element, and returns
+// its descriptor.
+func (r *Root) openNote(name string, last int) (int, error) {
 	if r.mount.xdev {
 		// One call resolves every element, with the same rules as the
 		// loop below: no link followed, no mount crossed, nothing above
@@ -213,13 +234,14 @@ func (r *Root) openNote(name string) (int, error) {
 		o, _ := r.mount.openings.Get().(*opening)
 		if o == nil {
 			o = &opening{}
-			o.open = func(dot uintptr) { o.fd, o.err = openat2Ptr(int(dot), &o.path[0], noteFlags) }
+			o.open = func(dot uintptr) { o.fd, o.err = openat2Ptr(int(dot), &o.path[0], o.flags) }
 		}
 		defer r.mount.openings.Put(o)
 		if strings.IndexByte(name, 0) >= 0 {
 			return -1, syscall.EINVAL
 		}
 		o.path = append(append(o.path[:0], name...), 0)
+		o.flags = last
 		if cerr := r.dotConn.Control(o.open); cerr != nil {
 			return -1, cerr
 		}
@@ -229,10 +251,10 @@ func (r *Root) openNote(name string) (int, error) {
 		}
 		return fd, err
 	}
+	flags := last
 	elem, rest, more := strings.Cut(name, "/")
-	flags := noteFlags
 	if more {
-		flags |= syscall.O_DIRECTORY
+		flags = noteFlags | syscall.O_DIRECTORY
 	}
 	var fd int
 	var err error
@@ -248,9 +270,9 @@ func (r *Root) openNote(name string) (int, error) {
 	for err == nil && more {
 		dir := fd
 		elem, rest, more = strings.Cut(rest, "/")
-		flags = noteFlags
+		flags = last
 		if more {
-			flags |= syscall.O_DIRECTORY
+			flags = noteFlags | syscall.O_DIRECTORY
 		}
 		fd, err = r.openat(dir, elem, flags)
 		syscall.Close(dir)

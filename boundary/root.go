@@ -22,7 +22,11 @@ import (
 //
 //   - every open is confined to the directory by [os.Root], so no name,
 //     symbolic link or concurrent rename can make it read a file outside;
-//   - a symbolic link is never followed, even one pointing inside;
+//   - a symbolic link is never followed, even one pointing inside; on
+//     Linux a walk opens a directory to list it without following a link
+//     on any element of its name, and lists it only when it is the
+//     directory its lstat saw (device and inode), so a directory swapped
+//     for a link, or renamed over, in between is skipped, not entered;
 //   - on Linux, walks and reads stay on the directory's own file system: a
 //     mount point inside it (a bind mount of a directory or of one file
 //     included) is skipped by a walk and refused by a read;
@@ -47,30 +51,42 @@ import (
 //     refused at once;
 //   - a note's [Stamp] changes whenever its contents may have changed,
 //     except for the few changes that move no time (see Stamp);
-//   - a read returns what one write left in the note, never part of one
-//     write and part of another: a note whose size or times differ after
-//     the read from before it is read again, up to three more times, and
-//     then refused as changing; on Linux a note changed in the last two
-//     seconds is read only once a write in progress has ended (ext4,
-//     Btrfs and tmpfs make a SEEK_DATA wait for it), since a write sets
-//     the times before it copies its data;
+//   - a read returns what one write(2) left in the note, never part of
+//     one write and part of another: a note whose size or times differ
+//     after the read from before it, or whose read returned another number
+//     of bytes than its size, is read again, up to three more times, and
+//     then refused as changing. The times alone miss writes: a write sets
+//     them before it copies its data, and on Linux 6.13 and later one that
+//     follows a truncate within a clock tick may leave them as the
+//     truncate set them. So on Linux a note changed in the last two
+//     seconds is read only once a write in progress has ended (ext4, Btrfs
+//     and tmpfs make a SEEK_DATA wait for it), then read a second time,
+//     after another such wait, and the two reads must be the same bytes;
+//   - on Linux, a note replaced by rename(2) while it is read is opened
+//     again, up to three more times, rather than refused as missing, and
+//     is refused as replaced after that;
 //   - nothing is ever written, created, renamed or removed: every open is
 //     read-only.
 //
 // It does not guarantee that:
 //
 //   - a note written with several writes is never read between them: it
-//     then holds part of each, and that is what a read returns; nor, on
-//     XFS, on Linux before 6.13 (whose times may not move for a write
-//     within one clock tick of the last) or elsewhere, that a read never
-//     meets a write's copy half done;
+//     then holds part of each, and that is what a read returns;
+//   - a read never meets half done a store through a shared writable
+//     mapping (mmap: it takes no lock, and moves no time while its page
+//     stays dirty, so the note need not even be hot) or a write with
+//     O_DIRECT (ext4 holds the inode lock shared for it, so SEEK_DATA does
+//     not wait for it; the second read catches it only when it moved on
+//     between the two reads); nor, on XFS (whose SEEK_DATA takes no lock)
+//     or outside Linux, a write(2)'s copy;
 //   - a directory moved out of the root while a read is resolving a name
 //     below it is not followed, as it could be by os.Root itself: no
 //     directory handle is kept from one read to the next;
 //   - outside Linux, a symbolic link swapped in for a directory while a
-//     read is in progress is not followed: os.Root follows one that stays
-//     inside the root, so such a race can at worst return another note
-//     from inside the root, never leave it;
+//     read, or a walk's open of the directory, is in progress is not
+//     followed: os.Root follows one that stays inside the root, so such a
+//     race can at worst return or list another note from inside the root,
+//     never leave it;
 //   - outside Linux, a walk or a read stays on one file system: mounts are
 //     not looked for (on Windows a mount point is a reparse point, refused
 //     as every one is);

@@ -36,7 +36,7 @@ func TestStressReadsDuringSwaps(t *testing.T) {
 	more := func(n int64) bool {
 		return n <= int64(calls) || s.Rounds() < minRounds && time.Since(begin) < 10*time.Second
 	}
-	known := []error{ErrNotFound, errSymlink, errHardLinks, errTooLarge, errNotRegular, errNotText, errUnreadable, errChanging}
+	known := []error{ErrNotFound, errSymlink, errHardLinks, errTooLarge, errNotRegular, errNotText, errUnreadable, errChanging, errReplaced, errDirReplaced}
 	var (
 		wg      sync.WaitGroup
 		next    atomic.Int64

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -79,8 +78,11 @@ type Listing struct {
 // with other extensions. Symbolic links, and note-named entries that are not
 // regular files, are larger than [MaxFileSize] or have more than one hard
 // link, are reported in Skipped with the reason a read would give;
-// directories behind links are never entered. Whether a note is text is
-// only known when it is read.
+// directories behind links are never entered: on Linux a directory is
+// opened to be listed without following a link on any element of its
+// name, and must be the directory its lstat saw, so one swapped for a link
+// (or renamed over) since is skipped rather than entered. Whether a note
+// is text is only known when it is read.
 //
 // Walk returns by ctx's deadline even when the file system never answers:
 // the walk is then abandoned and Walk returns an error wrapping
@@ -117,7 +119,7 @@ func (r *Root) walk(ctx context.Context, yield func(Note)) (*Listing, error) {
 	if n := runtime.GOMAXPROCS(0); n > 1 {
 		w.ahead = n
 	}
-	if err := w.dir(ctx, ".", 0, nil); err != nil {
+	if err := w.dir(ctx, item{name: ".", dir: true}, 0, nil); err != nil {
 		return nil, err
 	}
 	sort.Slice(w.listing.Skipped, func(i, j int) bool {
@@ -187,7 +189,7 @@ type dirList struct {
 	cut        bool      // the budget ran out
 }
 
-func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingList) error {
+func (w *walker) dir(ctx context.Context, dir item, depth int, pre *pendingList) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -236,7 +238,7 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 		}
 		for next = max(next, i+1); next < len(l.items) && w.mayListAhead(); next++ {
 			if l.items[next].dir {
-				queued = append(queued, w.listAhead(ctx, l.items[next].name, depth+1))
+				queued = append(queued, w.listAhead(ctx, l.items[next], depth+1))
 			}
 		}
 		if p != nil {
@@ -244,7 +246,9 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 				return err
 			}
 		}
-		w.dir(ctx, it.name, depth+1, p)
+		if err := w.dir(ctx, it, depth+1, p); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -259,24 +263,25 @@ func (w *walker) dir(ctx context.Context, dir string, depth int, pre *pendingLis
 // of the names it leads to: its own name, with a "/" after a directory's,
 // since a directory's names all start so. list changes nothing in w but
 // its spare items, under their lock, so it may run on any goroutine.
-func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirList, error) {
+func (w *walker) list(ctx context.Context, it item, depth, budget int) (dirList, error) {
+	dir := it.name
 	var l dirList
-	unreadable := func() (dirList, error) {
+	unreadable := func(reason error) (dirList, error) {
 		if dir == "." {
 			return dirList{}, fmt.Errorf("listing the root: %w", errUnreadable)
 		}
 		l.items = nil
-		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: errUnreadable})
+		l.skipped = append(l.skipped, Skipped{Name: dir, Reason: reason})
 		return l, nil
 	}
-	f, err := w.root.root.OpenFile(filepath.FromSlash(dir), openFlags, 0)
+	f, err := w.root.openDir(dir, it.seen)
 	if err == nil {
 		if err = w.root.fault(ctx, seam.ListDir, dir); err != nil {
 			f.Close()
 		}
 	}
 	if err != nil {
-		return unreadable()
+		return unreadable(dirReason(err))
 	}
 	defer f.Close()
 	if budget <= 0 {
@@ -285,12 +290,12 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	}
 	d, err := newDirReader(w.root, dir, f)
 	if err != nil {
-		return unreadable()
+		return unreadable(errUnreadable)
 	}
 	defer d.close()
 	names, total, err := firstNames(d, budget)
 	if err != nil {
-		return unreadable()
+		return unreadable(errUnreadable)
 	}
 	l.seen = len(names)
 	if total > budget {
@@ -298,12 +303,14 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	}
 	l.items = w.newItems(len(names))
 	for chunk := range slices.Chunk(names, examineBatch) {
-		if ctx.Err() != nil {
-			return unreadable()
+		// A call's deadline is not the directory's fault: the walk ends
+		// with ctx's error, as it does between directories.
+		if err := ctx.Err(); err != nil {
+			return dirList{}, err
 		}
 		entries, err := d.stat(chunk)
 		if err != nil {
-			return unreadable()
+			return unreadable(errUnreadable)
 		}
 		rels := relNames(dir, entries)
 		for i, e := range entries {
@@ -314,6 +321,18 @@ func (w *walker) list(ctx context.Context, dir string, depth, budget int) (dirLi
 	}
 	sortItems(l.items, dir)
 	return l, nil
+}
+
+// dirReason is the reason a directory that could not be opened to be
+// listed is skipped with.
+func dirReason(err error) error {
+	switch {
+	case errors.Is(err, errDirReplaced):
+		return errDirReplaced
+	case isLinkErr(err):
+		return errSymlink
+	}
+	return errUnreadable
 }
 
 // examineBatch is how many entries are examined at once.
@@ -418,8 +437,8 @@ func (w *walker) mayListAhead() bool {
 // the walk has left now. When ctx ends before the listing returns, the
 // walk has given it up, whether or not it is waiting for it: the call is
 // abandoned then.
-func (w *walker) listAhead(ctx context.Context, dir string, depth int) *pendingList {
-	p := &pendingList{name: dir, budget: w.limit - w.seen, c: w.root.newCall()}
+func (w *walker) listAhead(ctx context.Context, dir item, depth int) *pendingList {
+	p := &pendingList{name: dir.name, budget: w.limit - w.seen, c: w.root.newCall()}
 	w.pending++
 	stop := context.AfterFunc(ctx, func() { p.c.abandon() })
 	go p.c.run(func() {
@@ -553,7 +572,7 @@ func (w *walker) entry(l *dirList, rel string, e fs.DirEntry, depth int) (item, 
 			l.incomplete = true
 			return item{}, false
 		}
-		return item{dir: true, name: rel}, true
+		return item{dir: true, name: rel, seen: seenInfo(info)}, true
 	case !isNoteName(name):
 		// Not a note; not worth reporting.
 	case t.IsRegular():

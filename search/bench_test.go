@@ -203,6 +203,17 @@ var worstCases = []struct {
 	{"letters-words", strings.Repeat("aa ", 66) + "b", func() []byte {
 		return []byte(strings.Repeat(strings.Repeat("aa ", 49)+"aa\n", 660))
 	}},
+	// The query's last two runes, its anchor pair, recur every 8th rune,
+	// each a candidate the rune before refuses.
+	{"pair-every-8th", "abcdefgz", func() []byte {
+		return []byte(strings.Repeat(strings.Repeat("qqqqqqgz", 10)+"\n", 1250))
+	}},
+	// Every rune of the query and of the text starts with the byte 0xD0,
+	// and the query's last two runes recur every 8th rune: every rune is
+	// a candidate, and no rune of the query is rarer than the anchor.
+	{"cyrillic-every-8th", "абвгдежз", func() []byte {
+		return []byte(strings.Repeat(strings.Repeat("ййййййжз", 10)+"\n", 625))
+	}},
 }
 
 // BenchmarkFindWorstCase measures matching on the worst cases, valid

@@ -257,9 +257,13 @@ func (q *Query) findLinear(text []byte, from int, passages []passage, max int, l
 	toks, fail := q.tokens, q.failure
 	m := len(toks)
 	starts := make([]int, m) // where the last m tokens started, by count mod m
-	// Folds of the non-ASCII runes met, direct-mapped: a text that makes
-	// this path worth taking repeats a few runes.
-	var cache [64]struct{ r, f rune }
+	// Folds of the non-ASCII runes met, and whether the fold is one of
+	// the query's tokens, direct-mapped: a text that makes this path worth
+	// taking repeats a few runes.
+	var cache [64]struct {
+		r, f    rune
+		isToken bool
+	}
 	for i := range cache {
 		cache[i].r = -1
 	}
@@ -269,9 +273,15 @@ func (q *Query) findLinear(text []byte, from int, passages []passage, max int, l
 		var tok rune
 		c := text[j]
 		r, size := rune(c), 1
-		if c >= utf8.RuneSelf {
+		switch {
+		case c < utf8.RuneSelf:
+		case c&0xE0 == 0xC0 && j+1 < len(text):
+			// Two bytes, decoded in place: the text is valid UTF-8.
+			r, size = rune(c&0x1F)<<6|rune(text[j+1]&0x3F), 2
+		default:
 			r, size = utf8.DecodeRune(text[j:])
 		}
+		known := false // tok is known to be one of the query's tokens
 		switch {
 		case c < utf8.RuneSelf && !asciiSpace[c]:
 			if 'a' <= c && c <= 'z' {
@@ -306,15 +316,19 @@ func (q *Query) findLinear(text []byte, from int, passages []passage, max int, l
 			e := &cache[r%64]
 			if e.r != r {
 				e.r, e.f = r, fold(r)
+				e.isToken = q.hasToken(e.f)
 			}
-			tok = e.f
+			tok, known = e.f, true
+			if !e.isToken {
+				tok = blankGapToken // a token no query holds
+			}
 			j += size
 		}
 		starts[slot] = start
 		if slot++; slot == m {
 			slot = 0
 		}
-		if !q.hasToken(tok) {
+		if !known && !q.hasToken(tok) || tok == blankGapToken {
 			k = 0 // no prefix of the query ends with it
 			continue
 		}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 	"practice-notes/tests/acceptance/sandbox"
 )
@@ -104,7 +105,7 @@ var (
 // evidence and a hint.
 func checkContract(t *testing.T, rep *harness.Report) {
 	t.Helper()
-	counts := map[string]int{}
+	counts := map[checks.Status]int{}
 	for _, c := range rep.Checks {
 		counts[c.Status]++
 		switch c.Section {
@@ -113,15 +114,15 @@ func checkContract(t *testing.T, rep *harness.Report) {
 			t.Errorf("check %s has section %q", c.ID, c.Section)
 		}
 		switch c.Status {
-		case harness.StatusFail, harness.StatusWarn:
+		case checks.StatusFail, checks.StatusWarn:
 			if strings.TrimSpace(c.Evidence) == "" || strings.TrimSpace(c.Hint) == "" {
 				t.Errorf("check %s is %s without evidence or hint: evidence %q, hint %q", c.ID, c.Status, c.Evidence, c.Hint)
 			}
-		case harness.StatusSkip:
+		case checks.StatusSkip:
 			if strings.TrimSpace(c.Evidence) == "" {
 				t.Errorf("check %s skipped without a reason", c.ID)
 			}
-		case harness.StatusPass:
+		case checks.StatusPass:
 			if c.Hint != "" {
 				t.Errorf("check %s passed with a hint %q", c.ID, c.Hint)
 			}
@@ -130,7 +131,7 @@ func checkContract(t *testing.T, rep *harness.Report) {
 		}
 	}
 	got := []int{rep.Passed, rep.Failed, rep.Warnings, rep.Skipped}
-	want := []int{counts[harness.StatusPass], counts[harness.StatusFail], counts[harness.StatusWarn], counts[harness.StatusSkip]}
+	want := []int{counts[checks.StatusPass], counts[checks.StatusFail], counts[checks.StatusWarn], counts[checks.StatusSkip]}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("passed, failed, warnings, skipped (-want +got):\n%s", diff)
 	}
@@ -208,10 +209,10 @@ func TestGoLearnerServer(t *testing.T) {
 	var out bytes.Buffer
 	rep.WriteText(&out)
 	checkContract(t, rep)
-	if diff := cmp.Diff([]string(nil), rep.IDs(harness.StatusFail), cmpEmpty); diff != "" {
+	if diff := cmp.Diff([]string(nil), rep.IDs(checks.StatusFail), cmpEmpty); diff != "" {
 		t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 	}
-	if diff := cmp.Diff(families["go"].quirks, rep.IDs(harness.StatusWarn), cmpEmpty); diff != "" {
+	if diff := cmp.Diff(families["go"].quirks, rep.IDs(checks.StatusWarn), cmpEmpty); diff != "" {
 		t.Errorf("warned checks (-want +got):\n%s\n%s", diff, out.String())
 	}
 	t.Logf("isolation: %s", rep.Isolation)

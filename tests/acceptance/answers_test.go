@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -43,7 +44,7 @@ func TestServerThatAnswersNothing(t *testing.T) {
 	var out bytes.Buffer
 	rep.WriteText(&out)
 	checkContract(t, rep)
-	if diff := cmp.Diff([]string{"8"}, rep.IDs(harness.StatusFail)); diff != "" {
+	if diff := cmp.Diff([]string{"8"}, rep.IDs(checks.StatusFail)); diff != "" {
 		t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 	}
 	// Check 8 quotes the line that broke the session, and first.
@@ -63,7 +64,7 @@ func TestServerThatAnswersNothing(t *testing.T) {
 		if c.ID == "8" || c.Section == harness.SectionProtocol {
 			continue
 		}
-		if c.Status != harness.StatusSkip || !strings.HasPrefix(c.SkipReason, "not graded: the server did not answer") {
+		if c.Status != checks.StatusSkip || !strings.HasPrefix(c.SkipReason, "not graded: the server did not answer") {
 			t.Errorf("check %s is %s (%q), want not graded", c.ID, c.Status, c.SkipReason)
 		}
 	}
@@ -100,11 +101,11 @@ func TestPrettyPrintedReplies(t *testing.T) {
 	checkContract(t, rep)
 	var out bytes.Buffer
 	rep.WriteText(&out)
-	if diff := cmp.Diff([]string{"8"}, rep.IDs(harness.StatusFail)); diff != "" {
+	if diff := cmp.Diff([]string{"8"}, rep.IDs(checks.StatusFail)); diff != "" {
 		t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 	}
 	for _, c := range rep.Checks {
-		if c.ID != "8" && (c.Status != harness.StatusSkip || !strings.HasPrefix(c.SkipReason, "not graded: the server did not answer; see check 8")) {
+		if c.ID != "8" && (c.Status != checks.StatusSkip || !strings.HasPrefix(c.SkipReason, "not graded: the server did not answer; see check 8")) {
 			t.Errorf("check %s is %s (%q), want not graded", c.ID, c.Status, c.SkipReason)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -155,7 +156,7 @@ func judgeHostile(t *testing.T, h hostile, rep *harness.Report, g graderDirs) {
 	t.Helper()
 	var out bytes.Buffer
 	rep.WriteText(&out)
-	failed := rep.IDs(harness.StatusFail)
+	failed := rep.IDs(checks.StatusFail)
 	if strings.Join(failed, " ") != strings.Join(h.wantFail, " ") {
 		t.Errorf("failed checks %v, want %v\n%s", failed, h.wantFail, out.String())
 	}
@@ -164,7 +165,7 @@ func judgeHostile(t *testing.T, h hostile, rep *harness.Report, g graderDirs) {
 	}
 	// The server is never root-equivalent, so the unreadable file of
 	// check 22 stays unreadable, as root too.
-	if c := check(rep, "22"); len(h.wantFail) == 0 && (c == nil || c.Status != harness.StatusPass) {
+	if c := check(rep, "22"); len(h.wantFail) == 0 && (c == nil || c.Status != checks.StatusPass) {
 		t.Errorf("check 22 did not pass: %+v", c)
 	}
 	if strings.Contains(out.String(), "PWNED") {

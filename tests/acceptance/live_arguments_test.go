@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -37,7 +38,7 @@ func TestDeclaredArgumentLeavesRoot(t *testing.T) {
 	var out bytes.Buffer
 	rep.WriteText(&out)
 	checkContract(t, rep)
-	if diff := cmp.Diff([]string{"4", "17", "18"}, rep.IDs(harness.StatusFail)); diff != "" {
+	if diff := cmp.Diff([]string{"4", "17", "18"}, rep.IDs(checks.StatusFail)); diff != "" {
 		t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 	}
 	for _, c := range rep.Checks {

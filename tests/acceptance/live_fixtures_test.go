@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -60,12 +61,12 @@ func TestFixtureServers(t *testing.T) {
 			}
 			var out bytes.Buffer
 			rep.WriteText(&out)
-			if diff := cmp.Diff(tt.wantFailed, rep.IDs(harness.StatusFail)); diff != "" {
+			if diff := cmp.Diff(tt.wantFailed, rep.IDs(checks.StatusFail)); diff != "" {
 				t.Errorf("failed checks (-want +got):\n%s\nharness output:\n%s", diff, out.String())
 			}
 			for id, why := range tt.wantWhy {
 				for _, c := range rep.Checks {
-					if c.ID == id && c.Status == harness.StatusFail && !strings.Contains(c.Failures[0], why) {
+					if c.ID == id && c.Status == checks.StatusFail && !strings.Contains(c.Failures[0], why) {
 						t.Errorf("check %s failed for another reason: %q (want %q)", id, c.Failures[0], why)
 					}
 				}
@@ -103,7 +104,7 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 	if code != 1 || rep.Failed != 1 {
 		t.Errorf("--json: exit %d, %d failed; want 1, 1", code, rep.Failed)
 	}
-	if diff := cmp.Diff([]string{"8"}, rep.IDs(harness.StatusFail)); diff != "" {
+	if diff := cmp.Diff([]string{"8"}, rep.IDs(checks.StatusFail)); diff != "" {
 		t.Errorf("--json failed checks (-want +got):\n%s", diff)
 	}
 	checkContract(t, &rep)
@@ -273,7 +274,7 @@ func TestServerThatNeverStarts(t *testing.T) {
 			}
 			checkContract(t, rep)
 			for _, c := range rep.Checks {
-				if c.Status != harness.StatusFail {
+				if c.Status != checks.StatusFail {
 					t.Errorf("check %s is %s, want fail", c.ID, c.Status)
 				}
 			}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -91,12 +92,12 @@ func TestLearnerServers(t *testing.T) {
 			checkContract(t, rep)
 			quirks := families[l.family].quirks
 			var warned []string
-			for _, id := range rep.IDs(harness.StatusWarn) {
+			for _, id := range rep.IDs(checks.StatusWarn) {
 				if !slices.Contains(quirks, id) || slices.Contains(l.warn, id) {
 					warned = append(warned, id)
 				}
 			}
-			if diff := cmp.Diff(l.fail, rep.IDs(harness.StatusFail), cmpEmpty); diff != "" {
+			if diff := cmp.Diff(l.fail, rep.IDs(checks.StatusFail), cmpEmpty); diff != "" {
 				t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 			}
 			if diff := cmp.Diff(l.warn, warned, cmpEmpty); diff != "" {
@@ -149,7 +150,7 @@ func TestServerChildrenAreKilled(t *testing.T) {
 				t.Skip("SKIP: private namespaces are not available here: " + rep.Isolation)
 			}
 			if rep.Failed != 0 {
-				t.Errorf("failed %v", rep.IDs(harness.StatusFail))
+				t.Errorf("failed %v", rep.IDs(checks.StatusFail))
 			}
 			arg := strings.Fields(tt.spawn)[len(strings.Fields(tt.spawn))-2]
 			deadline := time.Now().Add(5 * time.Second)

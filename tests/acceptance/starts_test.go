@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
@@ -35,10 +36,10 @@ func TestStartFailsOverTraps(t *testing.T) {
 	}
 	var out bytes.Buffer
 	rep.WriteText(&out)
-	if diff := cmp.Diff([]string{"20"}, rep.IDs(harness.StatusFail)); diff != "" {
+	if diff := cmp.Diff([]string{"20"}, rep.IDs(checks.StatusFail)); diff != "" {
 		t.Errorf("failed checks (-want +got):\n%s\n%s", diff, out.String())
 	}
-	if diff := cmp.Diff([]string(nil), rep.IDs(harness.StatusSkip), cmpEmpty); diff != "" {
+	if diff := cmp.Diff([]string(nil), rep.IDs(checks.StatusSkip), cmpEmpty); diff != "" {
 		t.Errorf("checks not run (-want +got):\n%s\n%s", diff, out.String())
 	}
 	if !strings.Contains(out.String(), "exit status 3") {

@@ -7,12 +7,16 @@ import (
 	"practice-notes/tests/acceptance/visible"
 )
 
+// Status is a check's verdict, as the report, the record and the class
+// pages write it.
+type Status string
+
 // Statuses of a check.
 const (
-	StatusPass = "pass"
-	StatusFail = "fail"
-	StatusWarn = "warn"
-	StatusSkip = "skip"
+	StatusPass Status = "pass"
+	StatusFail Status = "fail"
+	StatusWarn Status = "warn"
+	StatusSkip Status = "skip"
 )
 
 // Outcome is what a run found for one check before assembly.
@@ -60,7 +64,7 @@ type Found struct {
 // Result is the assembled verdict of one check.
 type Result struct {
 	Check      *Check
-	Status     string
+	Status     Status
 	Evidence   string
 	Hint       string
 	Summary    string

@@ -28,23 +28,49 @@ type Check struct {
 	Section string
 	Title   string
 	Hint    string // default one-sentence fix
+	// Test is the specification's acceptance test (1-8) the check
+	// refines, or 0 when it checks another of the specification's rules.
+	Test int
+	// Says is what people call the check's rules when they write about
+	// them, as in a completion record: a regular expression over lower
+	// case text without accents. A claim in these words speaks for every
+	// finding of the check.
+	Says string
+	// Parts are rules of the check that people speak of alone: a claim in
+	// a part's words speaks only for the findings the part matches.
+	Parts []Part
+	// Forbids is the behaviour the check's rule forbids, in people's
+	// words: a record saying it never happens speaks for the check.
+	Forbids string
+	// Keeps states the rule kept in words that claim it by themselves
+	// ("read-only"), with no verb of passing.
+	Keeps string
 	// Fixtures names the fixtures the check plants and owns: a leak of
 	// one of them breaks this check's rule, wherever it is seen.
 	Fixtures []string
-	// NeedsSignIn hands the judge check 1's search for sign-in
-	// (Facts.SignIn), to compare with.
-	NeedsSignIn bool
-	// GivesSignIn marks check 1, whose search for sign-in (step SignIn)
-	// is the one NeedsSignIn hands on.
-	GivesSignIn bool
+	// Requires names the checks whose Result the judge reads, as a
+	// go/analysis Analyzer names the analyzers it requires: the schedule
+	// runs each of them first (TestScheduleKeepsRequirements), and the
+	// harness hands their results on (Facts.SignIn).
+	Requires []*Check
+	// Result names the step whose exchange this check hands on to the
+	// checks that require it; "" for a check that hands on nothing.
+	Result string
+	// Process says which process the check's probe runs in, from which
+	// the schedule is derived (schedule.go); the zero value is a process
+	// shared with the checks around it.
+	Process StageKind
+	// Planting is what a check whose Process is WithPlanting plants around
+	// its own process.
+	Planting *Planting
 	// Warns makes every finding of the check, and every leak of its
 	// fixtures, a warning: the specification does not name its rule.
 	Warns bool
 	// Probe sends the check's requests; it reads the facts only for the
 	// fixtures' names and markers. It may adapt to earlier replies but
 	// never judges them; it returns false when the server can take no
-	// further request. Nil for a check that judges another's exchanges,
-	// and while the harness still probes the check itself.
+	// further request. Nil for a check that sends nothing: it judges what
+	// other checks' processes did (7, 16) or their exchanges (8.6, 8.7).
 	Probe func(Wire, *Facts) bool
 	// Tools sends the check's calls to the tools besides search_notes.
 	// The harness runs it in a process of its own after the search
@@ -53,9 +79,16 @@ type Check struct {
 	// other tool.
 	Tools func(Wire, *Facts) bool
 	// Judge turns the recorded exchanges and the fixture facts into
-	// findings. Nil while the check is still judged inside the harness,
-	// in the same code that sends its requests.
+	// findings; every check has one (TestCatalogBothWays).
 	Judge func(*Facts) Verdict
+}
+
+// Part is one rule of a check as people write about it.
+type Part struct {
+	// Says is a regular expression over lower case text without accents.
+	Says string
+	// Findings matches the messages of the findings that break this rule.
+	Findings string
 }
 
 // Rule is a run-wide rule: it judges what every server process did, not
@@ -158,7 +191,8 @@ type Facts struct {
 	Resources bool `json:"resources,omitempty"`
 	// Notes are the root's notes as the judges read them.
 	Notes *Notes `json:"notes,omitempty"`
-	// SignIn is check 1's search for sign-in, in its own process, for
+	// SignIn is the Result of the check this one Requires: check 1's
+	// search for sign-in, in its own process, for
 	// a check that compares with it; nil if check 1 sent none.
 	SignIn *Exchange `json:"signIn,omitempty"`
 	// Truth is the specification's answer to every search the check sent,
@@ -189,6 +223,10 @@ type Facts struct {
 	// Files holds every entry under the run's temp folder before the
 	// first server process started and after the last one ended.
 	Files *FileFacts `json:"files,omitempty"`
+	// OtherFiles holds the same for the fresh copy of the fixtures the
+	// process of other tools ran on, before it started and after it
+	// ended; nil when there was no such process.
+	OtherFiles *FileFacts `json:"otherFiles,omitempty"`
 	// Calls counts the requests of the run, Answered those answered.
 	Calls    int `json:"calls,omitempty"`
 	Answered int `json:"answered,omitempty"`

@@ -44,6 +44,7 @@ var check10 = &Check{
 		}
 		return v
 	},
+	Says: `\bnon-?ascii\b|\bunicode\b|\baccent\w*|\bdiacritic\w*|\butf-?8\b|` + saysCase,
 }
 
 // judgeUnicode judges the searches for the non-ASCII phrase.

@@ -102,6 +102,8 @@ var check11 = &Check{
 		}
 		return v
 	},
+	Test: 2,
+	Says: `\bregex\w*|\bregular expressions?\b|\bliteral\b|\bglob\w*|\bwildcards?\b` + `|` + saysAbsent,
 }
 
 // oversized splits off the files over the size limit: a server that

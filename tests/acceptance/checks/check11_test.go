@@ -16,7 +16,7 @@ func TestCheck11OversizedTruncated(t *testing.T) {
 	tests := []struct {
 		name   string
 		reply  string
-		status string
+		status Status
 	}{
 		{"an oversized note with its own [truncated] line", "oversized-notes.md:2001: [truncated]", StatusPass},
 		{"a note that does not hold [", "a.md:1: alpha", StatusFail},

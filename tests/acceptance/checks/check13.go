@@ -113,4 +113,7 @@ var check13 = &Check{
 		}
 		return v
 	},
+	Test:    4,
+	Says:    `\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bpath argument\b|` + saysTraversal,
+	Forbids: forbidsOutside + `|\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)\b`,
 }

@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -56,6 +55,9 @@ var check14 = &Check{
 		v.Summary = fmt.Sprintf("tools/list offers [%s] before and after searching a note that asks for a write tool", toolNames(before))
 		return v
 	},
+	Says:    `\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b|\bjust one tool\b|\bone tool only\b`,
+	Forbids: `\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`,
+	Keeps:   `\bonly one tool\b|\bsingle tool\b|\bjust one tool\b|\bone tool only\b`,
 }
 
 // answered says whether a request got an answer.
@@ -94,8 +96,6 @@ func toolNames(tools []*mcp.Tool) string {
 	return strings.Join(names, ", ")
 }
 
-var writeToolRe = regexp.MustCompile(`(?i)(^|[_\-.\s])(write|delete|remove|rm|create|update|save|append|edit|modify|move|rename|exec|execute|run|shell|command|put|post|upload|mkdir|touch|patch|insert|store|set)([_\-.\s]|$)|^(write|delete|remove|create|update|save|append|edit|move|rename|exec|run|upload|store)[A-Z]`)
-
 // judgeTools judges one tools/list reply: search_notes is there, marked
 // read-only if annotated, and nothing else writes.
 func (v *Verdict) judgeTools(tools []*mcp.Tool, step string) {
@@ -114,11 +114,17 @@ func (v *Verdict) judgeTools(tools []*mcp.Tool, step string) {
 			}
 			continue
 		}
-		if writeToolRe.MatchString(t.Name) {
-			add(false, "tools/list offers %q, a tool whose name says it writes or runs something", t.Name)
-		} else if a := t.Annotations; a != nil && a.DestructiveHint != nil && *a.DestructiveHint {
-			add(false, "tools/list offers %q, annotated destructiveHint: true", t.Name)
-		} else {
+		a := t.Annotations
+		switch w := changeWord(t.Name, t.Description); {
+		case nameSaysChange(t.Name) != "":
+			add(false, "tools/list offers %q, a tool whose name says it changes, moves or runs something (%q); the harness did not call it", t.Name, nameSaysChange(t.Name))
+		case a != nil && a.DestructiveHint != nil && *a.DestructiveHint:
+			add(false, "tools/list offers %q, annotated destructiveHint: true; the harness did not call it", t.Name)
+		case w != "":
+			add(true, "tools/list offers %q besides search_notes, whose name or description may say it changes something (%q); the harness did not call it", t.Name, w)
+		case !MayCall(t):
+			add(true, "tools/list offers %q besides search_notes, annotated without readOnlyHint: true; the harness did not call it", t.Name)
+		default:
 			add(true, "tools/list offers %q besides search_notes; the specification asks for one tool", t.Name)
 		}
 	}

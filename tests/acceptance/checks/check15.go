@@ -92,4 +92,5 @@ var check15 = &Check{
 		v.Summary = "identical replies, ignoring durations and timestamps, for " + strings.Join(same, ", ")
 		return v
 	},
+	Says: `\bdeterministic\w*|\bsame answer\b|\bidempoten\w*`,
 }

@@ -7,6 +7,7 @@ const maxRuntimeNotes = 12
 
 var check16 = &Check{
 	ID:      "16",
+	Process: RunWide,
 	Section: SectionTool,
 	Title:   "nothing is written into HOME or TMPDIR (fresh empty folders, checked after every process)",
 	Hint:    "Do not write history, caches or logs anywhere; log to stderr only.",
@@ -51,4 +52,8 @@ var check16 = &Check{
 		v.Summary = fmt.Sprintf("HOME and TMPDIR of all %d server processes were fresh empty folders and stayed empty", f.HomeDirs)
 		return v
 	},
+	Test:    7,
+	Says:    `\bhome\b|\btmpdir\b|\btemp (?:dir|folder)\w*|\bcaches?\b`,
+	Forbids: forbidsWriting,
+	Keeps:   keepsReadOnly,
 }

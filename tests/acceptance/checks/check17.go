@@ -27,4 +27,7 @@ var check17 = &Check{
 	Probe:    check17Links.probe,
 	Tools:    check17Links.tools,
 	Judge:    check17Links.judge,
+	Test:     5,
+	Says:     `\bsibling\b|\bprefix\b|\broot-old\b|\bstartswith\b|` + saysSymlink,
+	Forbids:  forbidsOutside,
 }

@@ -21,4 +21,7 @@ var check18 = &Check{
 	Probe:    check18Links.probe,
 	Tools:    check18Links.tools,
 	Judge:    check18Links.judge,
+	Test:     5,
+	Says:     `\bsymlinked director\w*|\blink chains?\b|\bchains? of (?:relative )?links\b|\bdirectory links?\b|` + saysSymlink,
+	Forbids:  forbidsOutside,
 }

@@ -26,4 +26,5 @@ var check19 = &Check{
 		}
 		return v
 	},
+	Says: `\bhard ?links?\b|\bhardlinks?\b|\bnlink\b`,
 }

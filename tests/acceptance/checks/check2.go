@@ -57,6 +57,9 @@ var check2 = &Check{
 		}
 		return v
 	},
+	Test:    2,
+	Says:    saysAbsent,
+	Forbids: forbidsInvented,
 }
 
 var (

@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"practice-notes/tests/acceptance/visible"
@@ -14,7 +16,9 @@ var check20 = &Check{
 	Hint:     "Before reading, lstat each entry and read only regular files (skip FIFOs, directories, sockets and broken links); skip files that are not valid UTF-8 text.",
 	Fixtures: []string{"pipe-note.md", "folder.md", "dangling-note.md", "binary-note.md", TrapPhrase},
 	// Compares sign-in, with the traps present, with check 1's search.
-	NeedsSignIn: true,
+	Requires: []*Check{check1},
+	Process:  WithPlanting,
+	Planting: check20Traps,
 	Probe: func(w Wire, f *Facts) bool {
 		search(w, SignIn, SignIn)
 		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)
@@ -56,4 +60,24 @@ var check20 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
+	Test: 6,
+	Says: `\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`,
 }
+
+// check20Traps are the files a naive reader trips on, planted around
+// check 20's process only.
+var check20Traps = &Planting{Plant: func(dir, marker string) ([]Planted, error) {
+	return plantAll(dir, []plantStep{
+		{Planted{Rel: "pipe-note.md", What: "a FIFO named like a note"}, mkfifo},
+		{Planted{Rel: "folder.md", What: "a directory named like a note", Inside: []string{"inner-note.md"}}, func(p string) error {
+			if err := os.Mkdir(p, 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(p, "inner-note.md"), []byte("# Inside folder.md\n\nThe word "+marker+" sits in a note inside a directory named folder.md.\n"), 0o644)
+		}},
+		{Planted{Rel: "dangling-note.md", What: "a dangling symlink"}, func(p string) error { return os.Symlink("missing-note.md", p) }},
+		{Planted{Rel: "binary-note.md", What: "a binary file with NUL bytes and invalid UTF-8"}, func(p string) error {
+			return os.WriteFile(p, []byte("\x00\xff\xfe\x00binary "+marker+" \xc3\x28\x00\x01\x02\n"), 0o644)
+		}},
+	})
+}}

@@ -2,6 +2,8 @@ package checks
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -13,12 +15,14 @@ const stepTrapWord = "a word inside the traps"
 
 var check22 = &Check{
 	ID:       "22",
+	Process:  WithPlanting,
+	Planting: check22Locked,
 	Section:  SectionBoundary,
 	Title:    "an unreadable file is reported honestly without absolute paths, and the search still answers",
 	Hint:     "Catch permission errors per file, skip the file with a short reason, and never put absolute paths in replies.",
 	Fixtures: []string{"locked-note.md"},
 	// Compares sign-in, with a file unreadable, with check 1's search.
-	NeedsSignIn: true,
+	Requires: []*Check{check1},
 	// Searches with a mode-000 note among the traps; the path rule
 	// judges whether a reply names an absolute path.
 	Probe: func(w Wire, f *Facts) bool {
@@ -69,6 +73,8 @@ var check22 = &Check{
 		v.Summary = strings.Join(append([]string{"searches answered with traps/locked-note.md unreadable, and no absolute path was revealed"}, notes...), "; ")
 		return v
 	},
+	Says:    `\bunreadable\b|\bpermission denied\b|\bchmod 000\b|\bmode 000\b`,
+	Forbids: `\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`,
 }
 
 // signInFound returns the true hits for sign-in, in this check's root,
@@ -88,3 +94,13 @@ func (f *Facts) signInFound() ([]truth.Hit, bool) {
 	}
 	return found, true
 }
+
+// check22Locked is the mode-000 note, planted around check 22's process
+// only.
+var check22Locked = &Planting{Locked: "locked-note.md", Plant: func(dir, marker string) ([]Planted, error) {
+	p := filepath.Join(dir, "locked-note.md")
+	if err := os.WriteFile(p, []byte("# Locked\n\nThe word "+marker+" is in a file no one may read.\n"), 0o644); err != nil {
+		return nil, err
+	}
+	return []Planted{{Rel: "locked-note.md", What: "a file without read permission"}}, os.Chmod(p, 0)
+}}

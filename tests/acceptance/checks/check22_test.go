@@ -29,10 +29,11 @@ func TestCheck22ComparesWithCheck1(t *testing.T) {
 		return ex
 	}
 	tests := []struct {
-		name          string
-		check1, here  func(Exchange) Exchange // rewrite check 1's and check 22's sign-in reply
-		noCheck1      bool
-		status, words string
+		name         string
+		check1, here func(Exchange) Exchange // rewrite check 1's and check 22's sign-in reply
+		noCheck1     bool
+		status       Status
+		words        string
 	}{
 		{"found in both", nil, nil, false, StatusPass, "no absolute path"},
 		{"never found, by check 1 either", noMatch, noMatch, false, StatusPass, "no absolute path"},

@@ -21,17 +21,14 @@ var check3 = &Check{
 	Section: SectionAcceptance,
 	Title:   "a valid file inside the root is readable",
 	Hint:    "Search every regular .md file under the root, including subdirectories, and name the file each passage came from.",
-	// Searches the nested note's phrase and sends its name to every
-	// read-only path tool; if the server offers resources, reads the note
-	// through a URI the server itself offered, never a guessed one.
+	// Searches the nested note's phrase; if the server offers resources,
+	// reads the note through a URI the server itself offered, never a
+	// guessed one; and, in the process of other tools, sends its name to
+	// every path tool the harness may call.
 	Probe: func(w Wire, f *Facts) bool {
 		valid := f.Fixtures[ValidNote]
 		ex := search(w, stepValid, valid.Marker)
-		if !answered(ex) {
-			return true
-		}
-		probePaths(w, []string{valid.Rel})
-		if !f.Resources {
+		if !answered(ex) || !f.Resources {
 			return true
 		}
 		list, ok := listedAll(w.ListResources(stepResources))
@@ -42,6 +39,10 @@ var check3 = &Check{
 		if uri, _ := offeredURI(valid.Rel, list, templatesOf(templates), toolResult(ex)); uri != "" {
 			w.ReadResource(stepReadValid, uri)
 		}
+		return true
+	},
+	Tools: func(w Wire, f *Facts) bool {
+		probePaths(w, []string{f.Fixtures[ValidNote].Rel})
 		return true
 	},
 	Judge: func(f *Facts) Verdict {
@@ -105,4 +106,6 @@ var check3 = &Check{
 		}
 		return v
 	},
+	Test: 3,
+	Says: `\bvalid file\b|\bread a (?:valid )?file\b|\binside (?:practice-data|the root|the folder)\b|\bfile inside\b|\barchivo valido\b|\bfichier valide\b|\bgultige datei\b|\barquivo valido\b|\bfile valido\b|\bgeldig bestand\b|\bpoprawny plik\b`,
 }

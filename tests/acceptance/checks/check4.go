@@ -88,6 +88,21 @@ func check4ArgCalls(f *Facts, declared []ToolArg) []argCall {
 	return out
 }
 
+// sendArgCalls sends the calls to search_notes (search) or the calls to
+// the other tools (!search): the two go in different processes.
+func sendArgCalls(w Wire, calls []argCall, search bool) {
+	for _, c := range calls {
+		if (c.arg.Tool == "search_notes") != search {
+			continue
+		}
+		sent := []string{c.value}
+		if c.query != "" {
+			sent = append(sent, c.query)
+		}
+		w.CallTool(c.step, c.arg.Tool, c.args(), sent...)
+	}
+}
+
 func (c argCall) args() map[string]any {
 	var v any = c.value
 	if c.arg.Array {
@@ -107,21 +122,15 @@ var check4 = &Check{
 	Hint:     "Resolve every path against the root and refuse absolute paths and any path that leaves it (check after cleaning, with a path separator).",
 	Fixtures: []string{"outside.md", "absolute-secret.md"},
 	// Searches the outside files' phrases and paths, and sends the paths
-	// to every read-only path tool, to every other argument the server
-	// declares and through resources. What comes back from outside is the
-	// leak rule's to find, charged here.
+	// to every other argument search_notes declares and through
+	// resources; in the process of other tools, to every path tool the
+	// harness may call and every other argument of those tools. What
+	// comes back from outside is the leak rule's to find, charged here.
 	Probe: func(w Wire, f *Facts) bool {
 		for _, s := range check4Searches(f) {
 			search(w, s.step, s.query)
 		}
-		probePaths(w, check4Paths(f))
-		for _, c := range check4ArgCalls(f, w.ToolArgs()) {
-			sent := []string{c.value}
-			if c.query != "" {
-				sent = append(sent, c.query)
-			}
-			w.CallTool(c.step, c.arg.Tool, c.args(), sent...)
-		}
+		sendArgCalls(w, check4ArgCalls(f, w.ToolArgs()), true)
 		if !f.Resources {
 			return true
 		}
@@ -131,6 +140,11 @@ var check4 = &Check{
 		}
 		abs := f.Fixtures[absoluteNote].Path
 		readAll(w, check4URIs(f, f.resourcePrefix(list)), abs, "../outside.md")
+		return true
+	},
+	Tools: func(w Wire, f *Facts) bool {
+		probePaths(w, check4Paths(f))
+		sendArgCalls(w, check4ArgCalls(f, w.ToolArgs()), false)
 		return true
 	},
 	Judge: func(f *Facts) Verdict {
@@ -169,6 +183,9 @@ var check4 = &Check{
 		v.Summary += fmt.Sprintf("; %d/%d resources/read probes (../, %%2E%%2E%%2F, absolute, percent-encoded absolute, file://) refused", refused, len(uris))
 		return v
 	},
+	Test:    4,
+	Says:    saysTraversal,
+	Forbids: forbidsOutside,
 }
 
 // judgeArgCalls fails a call that got no answer in time, and a search

@@ -17,13 +17,13 @@ var check5 = &Check{
 	Hint:     "Do not follow symlinks (lstat each entry, open with O_NOFOLLOW), or resolve them and refuse targets outside the root.",
 	Fixtures: []string{escapeTarget, escapeLink},
 	// Searches the public word of the file behind escape-link.md and the
-	// link's name, and sends the link to every read-only path tool and
-	// through resources. What comes back from outside, and the link named
-	// as a result, are the leak rule's to find, charged here.
+	// link's name, and sends the link through resources and, in the
+	// process of other tools, to every path tool the harness may call.
+	// What comes back from outside, and the link named as a result, are
+	// the leak rule's to find, charged here.
 	Probe: func(w Wire, f *Facts) bool {
 		search(w, escapeTarget, f.Fixtures[escapeTarget].Marker)
 		search(w, escapeLink, escapeLink)
-		probePaths(w, []string{escapeLink})
 		if !f.Resources {
 			return true
 		}
@@ -32,6 +32,10 @@ var check5 = &Check{
 			return true
 		}
 		readAll(w, []string{f.resourcePrefix(list) + escapeLink})
+		return true
+	},
+	Tools: func(w Wire, _ *Facts) bool {
+		probePaths(w, []string{escapeLink})
 		return true
 	},
 	Judge: func(f *Facts) Verdict {
@@ -70,4 +74,7 @@ var check5 = &Check{
 		v.Summary += fmt.Sprintf("; %d/%d resources/read probes refused", v.judgeRefused(f, uris), len(uris))
 		return v
 	},
+	Test:    5,
+	Says:    saysSymlink,
+	Forbids: forbidsOutside,
 }

@@ -145,4 +145,7 @@ var check6 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
+	Test:  6,
+	Says:  `\boversized?\b|\btoo (?:large|big|long)\b|\bsize limits?\b|\bbounded errors?\b|\bdemasiado grande\b|\btrop (?:gros|grand|long)\w*|\bzu gross\w*|\bmuito grande\b|\btroppo grande\b|\bte groot\b|\bza duz\w*`,
+	Parts: parts6,
 }

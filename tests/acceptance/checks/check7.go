@@ -11,6 +11,7 @@ import (
 
 var check7 = &Check{
 	ID:      "7",
+	Process: RunWide,
 	Section: SectionAcceptance,
 	Title:   "checksums and mtimes of every fixture are unchanged, no file created or removed",
 	Hint:    "Open notes read-only and write nothing: no caches, logs or history files inside or outside the root.",
@@ -24,6 +25,13 @@ var check7 = &Check{
 		before, after := f.Files.Before, f.Files.After
 		for _, d := range diffStates(before, after) {
 			v.Findings = append(v.Findings, Finding{Msg: d, Detail: changeDetail(d, f.Files)})
+		}
+		// The tools besides search_notes ran on a copy of their own:
+		// what they changed there is charged here too.
+		if o := f.OtherFiles; o != nil {
+			for _, d := range diffStates(o.Before, o.After) {
+				v.Findings = append(v.Findings, Finding{Msg: "in the process of other tools (on a fresh copy of the fixtures): " + d, Detail: changeDetail(d, o)})
+			}
 		}
 		if f.Answered == 0 {
 			v.Findings = append(v.Findings, Finding{Msg: "no call was answered, so an unchanged tree proves nothing"})
@@ -53,6 +61,10 @@ var check7 = &Check{
 		v.Summary = fmt.Sprintf("sha256, mtime, mode and presence of %d files, %d directories and %d symlinks inside and outside the root unchanged after %d calls", files, dirs, links, f.Calls)
 		return v
 	},
+	Test:    7,
+	Says:    `\bchecksums?\b|\bsha-?256\b|\bhash(?:es)?\b|\bmtimes?\b|\bsuma de verificacion\b|\bsommes? de controle\b|\bprufsumme\w*|\bsoma de verificacao\b|\bsomma di controllo\b|\bcontrolesom\w*|\bsumy? kontroln\w*`,
+	Forbids: forbidsWriting,
+	Keeps:   keepsReadOnly,
 }
 
 func sortedKeys(m map[string]FileState) []string {

@@ -27,6 +27,7 @@ const discoverFrom = "2026-07-28"
 
 var check8 = &Check{
 	ID:      "8",
+	Process: OwnProcess,
 	Section: SectionAcceptance,
 	Title:   "tool discovery and tool call over stdio with a separate process, clean stdout, exit on stdin close",
 	Hint:    "Offer search_notes with a query property in tools/list, answer tools/call, keep stdout for JSON-RPC only (log to stderr) and exit when stdin closes.",
@@ -85,6 +86,9 @@ var check8 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
+	Test:  8,
+	Says:  `\bdiscovery and (?:the )?tool[- ]call\b|\btool discovery\b|\bdescubrimiento\b|\bdecouverte\b|\berkennung\b|\bdescoberta\b|\bscoperta\b|\bontdekking\b|\bwykrywani\w*`,
+	Parts: parts8,
 }
 
 // judgeEnd judges how the process ended and what it wrote: it exits by

@@ -4,6 +4,7 @@ import "fmt"
 
 var check8_1 = &Check{
 	ID:      "8.1",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "ping is answered with an empty result",
 	Hint:    "Answer ping with {} (the official SDKs do this for you).",
@@ -27,4 +28,5 @@ var check8_1 = &Check{
 		}
 		return v
 	},
+	Says: `\bping\b|` + saysProtocol,
 }

@@ -2,6 +2,7 @@ package checks
 
 var check8_2 = &Check{
 	ID:      "8.2",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "a string request id is echoed unchanged",
 	Hint:    "Copy the request's id into the reply as it came, string or number.",
@@ -30,4 +31,5 @@ var check8_2 = &Check{
 		}
 		return v
 	},
+	Says: `\bstring (?:request )?ids?\b|\brequest ids?\b|` + saysProtocol,
 }

@@ -8,6 +8,7 @@ import (
 
 var check8_3 = &Check{
 	ID:      "8.3",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "an unknown method gets error -32601",
 	Hint:    "Answer a method you do not implement with JSON-RPC error -32601 (method not found).",
@@ -33,4 +34,5 @@ var check8_3 = &Check{
 		}
 		return v
 	},
+	Says: `\bunknown methods?\b|-32601\b|\bmethod not found\b|` + saysProtocol,
 }

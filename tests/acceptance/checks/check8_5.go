@@ -2,6 +2,7 @@ package checks
 
 var check8_5 = &Check{
 	ID:      "8.5",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "a line that is not JSON gets -32700 and the session lives on",
 	Hint:    "Answer a line that does not parse with error -32700 (id null) and keep reading; do not exit.",
@@ -28,6 +29,7 @@ var check8_5 = &Check{
 		}
 		return v
 	},
+	Says: `\bparse errors?\b|-32700\b|\bnot json\b|\binvalid json\b|\bmalformed (?:json|lines?)\b|` + saysProtocol,
 }
 
 // ParseError returns the last -32700 error among lines; "" if none.

@@ -7,6 +7,7 @@ import (
 
 var check8_6 = &Check{
 	ID:      "8.6",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "initialize with the older revision 2024-11-05 is answered with that revision",
 	Hint:    "When initialize asks for a revision you support, answer with that same revision.",
@@ -31,4 +32,5 @@ var check8_6 = &Check{
 		}
 		return v
 	},
+	Says: `\bprotocol (?:revision|version)s?\b|\b(?:older|old) revision\b|\brevision 20\d\d-\d\d-\d\d\b|\b2024-11-05\b|\bversion negotiation\b|\bnegotiat\w* (?:the )?(?:protocol|version)\b|` + saysProtocol,
 }

@@ -4,6 +4,7 @@ import "encoding/json"
 
 var check8_7 = &Check{
 	ID:      "8.7",
+	Process: Raw,
 	Section: SectionProtocol,
 	Title:   "initialize declares the tools capability",
 	Hint:    "Declare \"tools\": {} in the capabilities of your initialize result.",
@@ -28,4 +29,5 @@ var check8_7 = &Check{
 		}
 		return v
 	},
+	Says: `\btools capability\b|\bcapabilit(?:y|ies)\b|` + saysProtocol,
 }

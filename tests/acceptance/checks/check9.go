@@ -61,4 +61,5 @@ var check9 = &Check{
 		v.Summary = fmt.Sprintf("%s found the same files and passages as sign-in", strings.Join(ok, " and "))
 		return v
 	},
+	Says: saysCase,
 }

@@ -46,7 +46,7 @@ func TestListedPages(t *testing.T) {
 		}
 	}
 	v := check3.Judge(facts(base))
-	if diff := cmp.Diff("pass", v.Status()); diff != "" {
+	if diff := cmp.Diff(StatusPass, v.Status()); diff != "" {
 		t.Fatalf("status (-want +got):\n%s\n%s", diff, Render(v))
 	}
 	if want := "search named " + rel + " (nested two folders down) and quoted the line holding the phrase; resources/read notes:///" + rel + " returned the file byte-for-byte"; v.Summary != want {

@@ -7,7 +7,8 @@ type Stage struct {
 	Checks []*Check
 }
 
-// StageKind says how the harness starts the process of a stage.
+// StageKind says how the harness starts the process of a stage; a check
+// names its own in Check.Process.
 type StageKind int
 
 const (
@@ -19,22 +20,41 @@ const (
 	OwnProcess
 	// Raw: the protocol session, which writes JSON-RPC lines itself.
 	Raw
-	// Traps: a process over a root with the traps that trip a naive
-	// reader in place.
-	Traps
-	// Unreadable: a process over a root with an unreadable note in place.
-	Unreadable
+	// WithPlanting: a process of its own over a root with the check's
+	// Planting in place.
+	WithPlanting
+	// RunWide: no process; the check judges what every process did.
+	RunWide
 )
 
-// schedule is the order of a run's processes. Checks 7 and 16 are in no
-// stage: they send nothing and judge what every process did.
-var schedule = []Stage{
-	{Shared, []*Check{check1, check2, check3, check4, check5, check6}},
-	{OwnProcess, []*Check{check8}},
-	{Raw, []*Check{check8_1, check8_2, check8_3, check8_4, check8_5, check8_6, check8_7}},
-	{Shared, []*Check{check9, check10, check11, check12, check13, check14, check15, check17, check18, check19, check21}},
-	{Traps, []*Check{check20}},
-	{Unreadable, []*Check{check22}},
+// schedule is the order of a run's processes, derived from the checks'
+// values once.
+var schedule = deriveSchedule(all)
+
+// deriveSchedule orders the processes of a run from the checks' Process:
+// in report order, consecutive checks of one kind share a stage, and a
+// shared process goes on past the checks that run in none (RunWide);
+// the checks whose process has fixtures planted around it (WithPlanting) run
+// each alone, after every other, so that what is planted
+// for them is in no other check's root. Requirements hold in the order
+// this gives (TestScheduleKeepsRequirements).
+func deriveSchedule(list []*Check) []Stage {
+	var out, planted []Stage
+	for _, c := range list {
+		switch c.Process {
+		case RunWide:
+			continue
+		case WithPlanting:
+			planted = append(planted, Stage{Kind: c.Process, Checks: []*Check{c}})
+			continue
+		}
+		if n := len(out); n > 0 && out[n-1].Kind == c.Process && c.Process != OwnProcess {
+			out[n-1].Checks = append(out[n-1].Checks, c)
+			continue
+		}
+		out = append(out, Stage{Kind: c.Process, Checks: []*Check{c}})
+	}
+	return append(out, planted...)
 }
 
 // Schedule lists the stages of a run in the order the harness runs them.

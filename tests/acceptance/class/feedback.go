@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"practice-notes/tests/acceptance/checks"
 	"strings"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/record"
 
 	"practice-notes/tests/acceptance/visible"
@@ -114,11 +114,11 @@ func writeFeedback(w io.Writer, r *Result) error {
 	case ns != nil:
 		writeNoStart(&b, r, ns)
 	default:
-		writeChecks(&b, r, record.StatusFail, "What failed")
-		writeChecks(&b, r, record.StatusWarn, "Warnings")
+		writeChecks(&b, r, checks.StatusFail, "What failed")
+		writeChecks(&b, r, checks.StatusWarn, "Warnings")
 		var skipped []string
 		for _, c := range run.Checks {
-			if c.Status == record.StatusSkip {
+			if c.Status == checks.StatusSkip {
 				skipped = append(skipped, mdInline(c.ID)+" ("+mdInline(firstLine(c.Evidence, c.Title))+")")
 			}
 		}
@@ -137,7 +137,7 @@ func writeFeedback(w io.Writer, r *Result) error {
 	if run := r.RunParsed; run != nil {
 		var passed []string
 		for _, c := range run.Checks {
-			if c.Status == record.StatusPass {
+			if c.Status == checks.StatusPass {
 				passed = append(passed, mdInline(c.ID))
 			}
 		}
@@ -191,7 +191,7 @@ func lastLines(s string, n int) string {
 	return clipLines(lines)
 }
 
-func writeChecks(b *strings.Builder, r *Result, status, heading string) {
+func writeChecks(b *strings.Builder, r *Result, status checks.Status, heading string) {
 	first := true
 	fs := findings(r)
 	for _, c := range r.RunParsed.Checks {
@@ -239,6 +239,8 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 		return
 	case record.Consistent:
 		p("Every field is filled in and nothing in it is refuted by this run.\n\n")
+	case record.Review:
+		p("Every field is filled in and nothing the record check understood is refuted by this run, but it did not understand every line: a person reads the lines below.\n\n")
 	}
 	for _, c := range v.Contradictions {
 		p("Contradicted: line %d of `%s` claims %s:\n\n%s\n", c.Line, RecordFile, mdInline(c.Claim), mdFence(c.Quote))
@@ -251,8 +253,10 @@ func writeRecord(b *strings.Builder, r *Result, noStart bool) {
 				also = " (see also " + checks.CheckWords(mdInlineAll(c.See)) + ")"
 			}
 			p("but check %s failed%s:\n\n%s\n", mdInline(c.Check), also, mdFence(c.Evidence))
-		default:
+		case len(c.See) > 0:
 			p("but this run failed %s: see above.\n\n", checks.CheckWords(mdInlineAll(c.See)))
+		default:
+			p("but %s.\n\n", mdInline(c.Evidence))
 		}
 	}
 	for _, pr := range v.Problems {

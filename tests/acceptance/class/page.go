@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"strings"
 
-	"practice-notes/tests/acceptance/record"
+	"practice-notes/tests/acceptance/checks"
 )
 
 // The page is one file with no external scripts, styles, fonts or images
@@ -39,7 +39,7 @@ table.grid td { font-size: 0.9em; white-space: nowrap; }
 /* One meaning per colour, everywhere: red failed, yellow warning or record to finish, green passed, grey not run. */
 .pass, .rec-consistent { background: #d8f3dc; color: #14532d; }
 .fail, .rec-contradicted { background: #fcd5d5; color: #7f1d1d; }
-.warn, .rec-incomplete, .rec-missing { background: #fff0c2; color: #713f12; }
+.warn, .rec-incomplete, .rec-missing, .rec-review { background: #fff0c2; color: #713f12; }
 .skip, .none, .error { background: #eeeeee; color: #333333; }
 td a { color: inherit; }
 pre { background: #f4f4f4; border: 1px solid #ccc; padding: 0.5em; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -96,7 +96,7 @@ dd { margin: 0 0 0.25em 3em; }
 {{if .Contradictions}}<ul>
 {{range .Contradictions}}<li>Line {{.Line}} claims {{.Claim}}:
 <pre>{{.Quote}}</pre>
-<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{end}}</p>
+<p>{{if .NoStart}}but the server did not start, so no check passed.{{else if .Check}}but {{template "ref" .Check}} failed{{if .See}} (see also {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}){{end}}:{{else if .See}}but this run failed {{range $i, $c := .See}}{{if $i}}, {{end}}{{template "ref" $c}}{{end}}: see above.{{else}}but {{.Evidence}}.{{end}}</p>
 {{if and .Check (not .NoStart)}}<pre>{{.Evidence}}</pre>
 {{end}}</li>
 {{end}}</ul>
@@ -189,8 +189,8 @@ func checkAnchor(learner string, id string) string {
 	return learner + "-check-" + anchorUnsafe.ReplaceAllString(id, "_")
 }
 
-var words = map[string]string{
-	record.StatusPass: "pass", record.StatusFail: "FAIL", record.StatusWarn: "warn", record.StatusSkip: "skip",
+var words = map[checks.Status]string{
+	checks.StatusPass: "pass", checks.StatusFail: "FAIL", checks.StatusWarn: "warn", checks.StatusSkip: "skip",
 }
 
 // writePage writes index.html. Text from outside goes through htmlText
@@ -225,11 +225,11 @@ func writePage(w io.Writer, results []*Result) error {
 					row.Cells = append(row.Cells, pageCell{Class: "none", Word: "not run"})
 					continue
 				}
-				cell := pageCell{Class: c.Status, Word: words[c.Status]}
+				cell := pageCell{Class: string(c.Status), Word: words[c.Status]}
 				if ns != nil && c.ID != "1" {
 					cell = pageCell{Class: "none", Word: "not run"}
 				}
-				if cell.Class == record.StatusFail || cell.Class == record.StatusWarn {
+				if cell.Class == string(checks.StatusFail) || cell.Class == string(checks.StatusWarn) {
 					cell.Href = checkAnchor(anchor, c.ID)
 				}
 				row.Cells = append(row.Cells, cell)
@@ -244,7 +244,7 @@ func writePage(w io.Writer, results []*Result) error {
 					row.Fails = append(row.Fails, pageFail{ID: htmlText(id), Reason: htmlText(reason(r, id)), Href: checkAnchor(anchor, id)})
 				}
 				for _, c := range run.Checks {
-					if c.Status == record.StatusPass {
+					if c.Status == checks.StatusPass {
 						continue
 					}
 					ev, _ := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"practice-notes/tests/acceptance/record"
+	"practice-notes/tests/acceptance/checks"
 )
 
 // runDetail is what the outputs read from the harness's --json run beyond
@@ -41,13 +41,13 @@ func findings(r *Result) map[string][]string {
 	// A run without the lists still has them in its evidence, as the
 	// lines that start with "FAIL: " or "WARN: ".
 	for _, c := range r.RunParsed.Checks {
-		if _, ok := out[c.ID]; ok || c.Status == record.StatusPass {
+		if _, ok := out[c.ID]; ok || c.Status == checks.StatusPass {
 			continue
 		}
 		for _, l := range strings.Split(c.Evidence, "\n") {
 			if f, ok := strings.CutPrefix(l, "FAIL: "); ok {
 				out[c.ID] = append(out[c.ID], f)
-			} else if f, ok := strings.CutPrefix(l, "WARN: "); ok && c.Status == record.StatusWarn {
+			} else if f, ok := strings.CutPrefix(l, "WARN: "); ok && c.Status == checks.StatusWarn {
 				out[c.ID] = append(out[c.ID], f)
 			}
 		}
@@ -118,13 +118,13 @@ func serverNeverStarted(r *Result) *noStart {
 	}
 	c1 := run.Find("1")
 	fs := findings(r)
-	if c1 == nil || c1.Status != "fail" || len(fs["1"]) == 0 || !strings.HasPrefix(fs["1"][0], "server did not start") {
+	if c1 == nil || c1.Status != checks.StatusFail || len(fs["1"]) == 0 || !strings.HasPrefix(fs["1"][0], "server did not start") {
 		return nil
 	}
 	ns := &noStart{Why: fs["1"][0]}
 	for _, c := range run.Checks {
-		if c.ID == "1" || c.Status == "pass" {
-			if c.Status == "pass" {
+		if c.ID == "1" || c.Status == checks.StatusPass {
+			if c.Status == checks.StatusPass {
 				return nil
 			}
 			continue

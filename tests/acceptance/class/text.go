@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"practice-notes/tests/acceptance/checks"
-	"practice-notes/tests/acceptance/record"
 )
 
 // ProgressLine is the line printed on stderr as a learner finishes. The
@@ -35,8 +34,8 @@ func ProgressLine(r *Result, left int) string {
 		term(r.Learner), r.RunParsed.Passed, r.RunParsed.Failed, failed, r.RunParsed.Warnings, r.Record.State, secs, left)
 }
 
-var upper = map[string]string{
-	record.StatusPass: "PASS", record.StatusFail: "FAIL", record.StatusWarn: "WARN", record.StatusSkip: "SKIP",
+var upper = map[checks.Status]string{
+	checks.StatusPass: "PASS", checks.StatusFail: "FAIL", checks.StatusWarn: "WARN", checks.StatusSkip: "SKIP",
 }
 
 // WriteRecordCheck prints one learner's run and record grade as text for
@@ -58,7 +57,7 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 			continue
 		}
 		fmt.Fprintf(w, "%s %s %s\n", upper[c.Status], term(c.ID), term(c.Title))
-		if c.Status == record.StatusFail || c.Status == record.StatusWarn {
+		if c.Status == checks.StatusFail || c.Status == checks.StatusWarn {
 			if strings.TrimSpace(c.Evidence) != "" {
 				ev, _ := cutEvidence(c.Evidence, evidenceLineBytes, evidenceLines)
 				for _, l := range strings.Split(ev, "\n") {
@@ -66,7 +65,7 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 				}
 			}
 		}
-		if c.Status != record.StatusPass && c.Hint != "" {
+		if c.Status != checks.StatusPass && c.Hint != "" {
 			fmt.Fprintf(w, "    fix: %s\n", term(c.Hint))
 		}
 		if ns != nil {
@@ -86,6 +85,8 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 				also = " (see also " + checks.CheckWords(termAll(c.See)) + ")"
 			}
 			fmt.Fprintf(w, "    but check %s failed%s: %s\n", term(c.Check), also, term(c.Evidence))
+		case len(c.See) == 0:
+			fmt.Fprintf(w, "    but %s\n", term(c.Evidence))
 		default:
 			fmt.Fprintf(w, "    but %s failed: see above\n", checks.CheckWords(termAll(c.See)))
 		}

@@ -12,7 +12,8 @@ func (r *runner) check7(before snapshot) {
 		c.fail("re-reading fixtures: %v", err)
 		return
 	}
-	facts := &checks.Facts{Files: &checks.FileFacts{Before: before, After: after, Bodies: bodies(r.lay.Base, before, after)}, Calls: len(r.allExchanges)}
+	facts := &checks.Facts{Files: &checks.FileFacts{Before: before, After: after, Bodies: bodies(r.lay.Base, before, after)},
+		OtherFiles: r.otherFiles, Calls: len(r.allExchanges)}
 	for _, ex := range r.allExchanges {
 		if !ex.failed() {
 			facts.Answered++

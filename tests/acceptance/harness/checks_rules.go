@@ -2,55 +2,70 @@ package harness
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 
 	"practice-notes/tests/acceptance/checks"
 )
 
-// This file holds the checks for the rules of the specification's "One
-// tool" and "Access boundary" sections beyond its eight acceptance tests.
+// This file gathers the facts of the checks that are not a probe's
+// exchanges alone: what every process left in its HOME and TMPDIR
+// (check 16), and the traps planted around the processes of checks 20
+// and 22 by their values' Plantings.
 
 // check16 judges what every process left in its HOME and TMPDIR.
 func (r *runner) check16() {
 	r.judge(r.checks[checks.HomeAndTemp().ID], &checks.Facts{NotStarted: r.notStarted, HomeDirs: r.dirs, Leftovers: r.leftovers})
 }
 
-// setupTraps creates the files a naive reader trips on before the check's
-// server starts, and returns their cleanup (nil when the check was skipped).
-func (r *runner) setupTraps(unreadable bool) func(*CheckResult) func() {
-	return func(c *CheckResult) func() {
-		if unreadable && !r.sb.LockedUnreadable() && !unreadableFilesPossible() {
-			c.skip("the server runs with the rights of the harness, which runs as root (or on a system without file modes), for whom a mode-000 file is still readable; run it where isolation is available, or as an ordinary user, to exercise this rule")
-			return nil
+// plantAround plants a check's Planting before its process starts, and
+// returns what removes it (nil when the check was skipped).
+func (r *runner) plantAround(c *CheckResult) func() {
+	pl := c.def.Planting
+	if pl.Locked != "" && !r.sb.LockedUnreadable() && !unreadableFilesPossible() {
+		c.skip("the server runs with the rights of the harness, which runs as root (or on a system without file modes), for whom a mode-000 file is still readable; run it where isolation is available, or as an ordinary user, to exercise this rule")
+		return nil
+	}
+	st, err := os.Stat(r.lay.TrapDir)
+	if err != nil {
+		c.fail("preparing the traps: %v", err)
+		return nil
+	}
+	made, err := pl.Plant(r.lay.TrapDir, r.lay.TrapMarker)
+	if err != nil {
+		c.note("not every trap could be made: %v", err)
+	}
+	var what []string
+	for _, t := range made {
+		what = append(what, "traps/"+t.Rel+" ("+t.What+")")
+	}
+	c.Observed = append(c.Observed, "present while this check ran: "+strings.Join(what, ", "))
+	planted := r.tree
+	if err := r.describeRoot(); err != nil {
+		c.note("%v", err)
+	}
+	return func() {
+		r.tree = planted
+		// The folder's times are put back, so that check 7 sees only
+		// what the server changed.
+		err := checks.Remove(r.lay.TrapDir, made)
+		if err == nil {
+			err = os.Chtimes(r.lay.TrapDir, st.ModTime(), st.ModTime())
 		}
-		st, err := os.Stat(r.lay.TrapDir)
 		if err != nil {
-			c.fail("preparing the traps: %v", err)
-			return nil
-		}
-		var made []trap
-		if unreadable {
-			made, err = r.lay.makeLocked()
-		} else {
-			made, err = r.lay.makeTraps()
-		}
-		if err != nil {
-			c.note("not every trap could be made: %v", err)
-		}
-		var what []string
-		for _, t := range made {
-			what = append(what, "traps/"+t.rel+" ("+t.what+")")
-		}
-		c.Observed = append(c.Observed, "present while this check ran: "+strings.Join(what, ", "))
-		planted := r.tree
-		if err := r.describeRoot(); err != nil {
-			c.note("%v", err)
-		}
-		return func() {
-			r.tree = planted
-			if err := r.lay.removeTraps(made, st.ModTime()); err != nil {
-				c.fail("removing the traps: %v", err)
-			}
+			c.fail("removing the traps: %v", err)
 		}
 	}
+}
+
+// lockedPaths are the files the checks' plantings lock, which the
+// sandbox keeps unreadable in every server's view.
+func (l *layout) lockedPaths() []string {
+	var out []string
+	for _, c := range checks.All() {
+		if c.Planting != nil && c.Planting.Locked != "" {
+			out = append(out, filepath.Join(l.TrapDir, c.Planting.Locked))
+		}
+	}
+	return out
 }

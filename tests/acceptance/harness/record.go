@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"practice-notes/tests/acceptance/checks"
-
 	"practice-notes/tests/acceptance/visible"
 )
 
@@ -32,11 +31,11 @@ func cell(s string, n int) string {
 // oneLine is a check's result in one line of evidence.
 func (c *CheckResult) oneLine() string {
 	switch c.Status {
-	case StatusFail:
+	case checks.StatusFail:
 		return c.Failures[0]
-	case StatusWarn:
+	case checks.StatusWarn:
 		return c.Warnings[0]
-	case StatusSkip:
+	case checks.StatusSkip:
 		return c.SkipReason
 	}
 	if c.Summary != "" {
@@ -83,7 +82,7 @@ func (r *Report) Record(evidence string, cr *ClientRun) string {
 	}
 	p("\n\n")
 	c8 := r.check(checks.Integration().ID)
-	if c8.Status != StatusFail {
+	if c8.Status != checks.StatusFail {
 		p("**Integration demonstrated:** check 8 PASS: %s. This was the harness's scripted SDK client, not an AI desktop application", untemp(c8.Summary))
 		if ran := cr.transports(false); ran != "" {
 			p(". %s %s %s with a scripted model: discovery and the tool call demonstrated (the model was shown mcp__practice-notes__search_notes with the server's description and input schema; sign-in came back in the tool_result as the exact N2 passage with its file and note ID, an absent phrase as the no-match message, a 201-character query as a tool error; `claude mcp list` said Connected). Integration with Claude Desktop, Cursor or VS Code, and with a real model, is pending.\n\n",
@@ -127,7 +126,7 @@ func (r *Report) unverified(cr *ClientRun) []string {
 		out = append(out, "The server ran without private namespaces, so writes outside its HOME, TMPDIR and the fixtures, and any network use, were neither prevented nor observed.")
 	}
 	for _, c := range r.Checks {
-		if c.Status == StatusSkip {
+		if c.Status == checks.StatusSkip {
 			out = append(out, fmt.Sprintf("Check %s (%s) was skipped: %s.", c.ID, c.Title, strings.TrimSuffix(c.SkipReason, ".")))
 		}
 	}

@@ -5,23 +5,24 @@ import (
 	"io"
 	"strings"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/visible"
 )
 
 // Line is the one-line result of a check: "PASS 1 …", "FAIL 4 …",
 // "WARN 19 …" or "SKIP 22 …".
 func (c *CheckResult) Line() string {
-	label := strings.ToUpper(c.Status)
+	label := strings.ToUpper(string(c.Status))
 	var msg string
 	switch c.Status {
-	case StatusPass:
+	case checks.StatusPass:
 		msg = c.Summary
 		if msg == "" {
 			msg = c.Title
 		}
-	case StatusSkip:
+	case checks.StatusSkip:
 		msg = c.Title + ": skipped, " + c.SkipReason
-	case StatusWarn:
+	case checks.StatusWarn:
 		msg = c.Warnings[0]
 		if n := len(c.Warnings) - 1; n > 0 {
 			msg += fmt.Sprintf(" (+%d more)", n)
@@ -41,7 +42,7 @@ func (r *Report) FinalLine() string {
 }
 
 // IDs lists the checks with the given status, in report order.
-func (r *Report) IDs(status string) []string {
+func (r *Report) IDs(status checks.Status) []string {
 	var ids []string
 	for _, c := range r.Checks {
 		if c.Status == status {
@@ -111,7 +112,7 @@ func (r *Report) WriteText(w io.Writer) {
 	}
 	for _, c := range r.Checks {
 		line(c.Line())
-		if c.Status == StatusFail || c.Status == StatusWarn {
+		if c.Status == checks.StatusFail || c.Status == checks.StatusWarn {
 			for _, l := range strings.Split(c.Evidence, "\n") {
 				line("    " + l)
 			}
@@ -145,7 +146,7 @@ func (r *Report) check(id string) *CheckResult {
 	return &CheckResult{ID: id}
 }
 
-func status(c *CheckResult) string { return strings.ToUpper(c.Status) }
+func status(c *CheckResult) string { return strings.ToUpper(string(c.Status)) }
 
 func upperFirst(s string) string {
 	if s == "" {

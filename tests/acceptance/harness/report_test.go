@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // TestWriteTextShowsNoControls: what a server wrote reaches the terminal
@@ -17,7 +19,7 @@ func TestWriteTextShowsNoControls(t *testing.T) {
 		Server:     "python3 server.py {root} # \x1b[31m",
 		ServerInfo: "notes\x1b[5m",
 		Checks: []*CheckResult{{
-			ID: "8", Status: StatusFail, Failures: []string{"stderr: " + hostile},
+			ID: "8", Status: checks.StatusFail, Failures: []string{"stderr: " + hostile},
 			Evidence: "stderr: " + hostile + "\nreply: \u2066x\u2069",
 			Hint:     "fix \x1b[0m",
 		}},
@@ -46,8 +48,8 @@ func TestWriteTextShowsNoControls(t *testing.T) {
 func TestTextReportNotes(t *testing.T) {
 	note := "runtime files, not charged: $PYTHONPYCACHEPREFIX (1 file, 236 bytes, Python's bytecode), in the process of check 1"
 	rep := &Report{Checks: []*CheckResult{
-		{ID: "16", Title: "nothing is written into HOME or TMPDIR", Status: StatusPass, Summary: "HOME and TMPDIR stayed empty", Notes: []string{note}},
-		{ID: "9", Title: "case", Status: StatusFail, Failures: []string{"missed"}, Evidence: "FAIL: missed", Hint: "fold", Notes: []string{"second"}},
+		{ID: "16", Title: "nothing is written into HOME or TMPDIR", Status: checks.StatusPass, Summary: "HOME and TMPDIR stayed empty", Notes: []string{note}},
+		{ID: "9", Title: "case", Status: checks.StatusFail, Failures: []string{"missed"}, Evidence: "FAIL: missed", Hint: "fold", Notes: []string{"second"}},
 	}}
 	var out strings.Builder
 	rep.WriteText(&out)

@@ -4,16 +4,7 @@ import (
 	"fmt"
 
 	"practice-notes/tests/acceptance/checks"
-
 	"practice-notes/tests/acceptance/visible"
-)
-
-// Statuses of a check.
-const (
-	StatusPass = checks.StatusPass
-	StatusFail = checks.StatusFail
-	StatusWarn = checks.StatusWarn
-	StatusSkip = checks.StatusSkip
 )
 
 // Sections group checks by the part of the specification they come from.
@@ -26,10 +17,10 @@ const (
 
 // CheckResult is the outcome of one check.
 type CheckResult struct {
-	ID      string `json:"id"`
-	Section string `json:"section"`
-	Title   string `json:"title"`
-	Status  string `json:"status"`
+	ID      string        `json:"id"`
+	Section string        `json:"section"`
+	Title   string        `json:"title"`
+	Status  checks.Status `json:"status"`
 	// Evidence quotes the request(s) and the reply, stdout or stderr lines
 	// behind a fail or warn verdict.
 	Evidence string `json:"evidence"`

@@ -104,13 +104,17 @@ type runner struct {
 	violationOrder []string
 	outputs        []checks.Output   // what each process showed, for the leak rule
 	leftovers      []checks.Leftover // per process, for check 16
-	// signIn is check 1's search for sign-in, the reference of checks 9
-	// and 20.
-	signIn *Exchange
+	// results holds the Result of each check that hands one on, by id,
+	// for the checks that require it.
+	results map[string]*Exchange
 	// waiting lists the checks whose judge waits for their calls to the
 	// other tools; otherTools is set once a process declared such a tool.
 	waiting    []*waiting
 	otherTools bool
+	// inOtherTools is set while the process of other tools runs, on the
+	// fresh copy of the fixtures whose states otherFiles holds.
+	inOtherTools bool
+	otherFiles   *checks.FileFacts
 	// notStarted is set when the first server process failed to start or
 	// initialize: later checks fail fast instead of waiting again.
 	notStarted string
@@ -175,6 +179,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			Isolation:    "process group only: the server runs with the grader's rights",
 		},
 		checks:     map[string]*CheckResult{},
+		results:    map[string]*Exchange{},
 		violations: map[string][]string{},
 		badCounts:  map[string]int{},
 	}
@@ -182,7 +187,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Limits = sandbox.DefaultLimits()
 	}
 	sb, err := sandbox.New(ctx, sandbox.Config{Base: lay.Base, Isolation: cfg.Isolation, Limits: cfg.Limits, Slot: cfg.Slot,
-		Locked: []string{lay.lockedPath()}, Keep: cfg.KeepTemp, Dir: cfg.ServerDir})
+		Locked: lay.lockedPaths(), Keep: cfg.KeepTemp, Dir: cfg.ServerDir})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}
@@ -198,11 +203,23 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.checks[def.ID] = &CheckResult{ID: def.ID, Section: def.Section, Title: def.Title, def: def}
 	}
 
+	r.runSchedule(ctx)
+	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
+	r.check7(before)
+	r.check16()
+	r.verdicts()
+	r.rep.DurationMs = time.Since(start).Milliseconds()
+	return r.rep, nil
+}
+
+// runSchedule runs the stages of checks.Schedule, each in its kind of
+// process.
+func (r *runner) runSchedule(ctx context.Context) {
 	// Checks share a server process where they can; a fresh one is started
 	// whenever the previous one died or stopped answering. Check 8 (which
 	// judges the exit), the protocol checks and the traps get their own,
 	// and so do the calls to other tools, after all the searches.
-	check8Version := cfg.ProtocolVersion
+	check8Version := r.cfg.ProtocolVersion
 	if check8Version == "" {
 		// Check 8 uses the initialize handshake most desktop clients
 		// still send; the others use the SDK's default negotiation.
@@ -211,30 +228,24 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, st := range checks.Schedule() {
 		switch st.Kind {
 		case checks.Shared:
-			r.inGroup(ctx, cfg.ProtocolVersion, r.steps(st.Checks, r.probeAndJudgeStep))
+			r.inGroup(ctx, r.cfg.ProtocolVersion, r.steps(st.Checks, r.probeAndJudgeStep))
 		case checks.OwnProcess:
 			r.inGroup(ctx, check8Version, r.steps(st.Checks, r.check8))
 		case checks.Raw:
 			r.protocolChecks(ctx, st.Checks)
-		case checks.Traps, checks.Unreadable:
+		case checks.WithPlanting:
 			for _, s := range r.steps(st.Checks, r.probeAndJudgeStep) {
 				if r.notStarted != "" {
-					r.inGroup(ctx, cfg.ProtocolVersion, []step{s})
+					r.inGroup(ctx, r.cfg.ProtocolVersion, []step{s})
 					continue
 				}
-				if cleanup := r.setupTraps(st.Kind == checks.Unreadable)(r.checks[s.id]); cleanup != nil {
-					r.inGroup(ctx, cfg.ProtocolVersion, []step{s})
+				if cleanup := r.plantAround(r.checks[s.id]); cleanup != nil {
+					r.inGroup(ctx, r.cfg.ProtocolVersion, []step{s})
 					cleanup()
 				}
 			}
 		}
 	}
-	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
-	r.check7(before)
-	r.check16()
-	r.verdicts()
-	r.rep.DurationMs = time.Since(start).Milliseconds()
-	return r.rep, nil
 }
 
 func sdkVersion() string {
@@ -263,12 +274,12 @@ func (r *runner) steps(list []*checks.Check, fn func(context.Context, *session, 
 	return out
 }
 
-// probeAndJudgeStep runs a check from its value, keeping check 1's
-// search for sign-in as the reference of the checks that need it.
+// probeAndJudgeStep runs a check from its value, keeping its Result for
+// the checks that require it.
 func (r *runner) probeAndJudgeStep(ctx context.Context, s *session, c *CheckResult) {
 	res := r.probeAndJudge(ctx, s, c)
-	if c.def.GivesSignIn {
-		r.signIn = res[checks.SignIn]
+	if c.def.Result != "" {
+		r.results[c.ID] = res[c.def.Result]
 	}
 }
 
@@ -398,6 +409,9 @@ func (r *runner) lostStart(id string) {
 // processDirs makes the fresh HOME and TMPDIR of the next server process.
 func (r *runner) processDirs(id string) (home, tmp string, err error) {
 	r.dirs++
+	if r.inOtherTools {
+		return r.sb.ProcessDirs(fmt.Sprintf("%02d-other-tools-check-%s", r.dirs, id))
+	}
 	return r.sb.ProcessDirs(fmt.Sprintf("%02d-check-%s", r.dirs, id))
 }
 

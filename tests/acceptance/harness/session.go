@@ -402,6 +402,16 @@ type sessionConfig struct {
 }
 
 func startSession(ctx context.Context, check string, cfg sessionConfig) (*session, error) {
+	s, err := startProcess(check, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return s, s.connect(ctx, cfg)
+}
+
+// startProcess starts the server with its stdin, stdout and stderr on
+// pipes the session reads.
+func startProcess(check string, cfg sessionConfig) (*session, error) {
 	cmd := cfg.sb.Command(expandCommand(cfg.command, cfg.root))
 	cmd.Env = append(cmd.Env, cfg.sb.Env(cfg.root, cfg.home, cfg.tmp)...)
 	inR, inW, err := os.Pipe()
@@ -452,7 +462,12 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	s.tap = newStdoutTap(outR)
 	s.tap.wire = s.wire
 	go func() { <-s.tap.done; outR.Close() }()
+	return s, nil
+}
 
+// connect runs the initialize handshake with the SDK's client; when it
+// fails it stops the process and says why in words.
+func (s *session) connect(ctx context.Context, cfg sessionConfig) error {
 	client := mcp.NewClient(&mcp.Implementation{Name: "practice-notes-acceptance", Version: "1.0.0"}, nil)
 	var opts *mcp.ClientSessionOptions
 	if cfg.protocolVersion != "" {
@@ -483,35 +498,43 @@ func startSession(ctx context.Context, check string, cfg sessionConfig) (*sessio
 	cs, err := client.Connect(cctx, &mcp.IOTransport{Reader: s.tap, Writer: s.wire}, opts)
 	s.connectMs = time.Since(t0).Milliseconds()
 	if err != nil {
-		why := err.Error()
-		cut := false
-		select {
-		case <-garbled:
-			cut = true
-			why = fmt.Sprintf("no initialize answer within %s (the request limit) of the first stdout line that is not a JSON-RPC message", cfg.timeout)
-			if _, v := s.tap.stats(); len(v) > 0 {
-				why += "; stdout carried " + v[0]
-			}
-		default:
-		}
-		if !cut {
-			select {
-			case <-s.done:
-				why = fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
-				if sig := s.sb.StartSignal(s.cmd.ProcessState.ExitCode()); sig != "" {
-					why += "; " + sig
-				}
-			case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
-				if errors.Is(cctx.Err(), context.DeadlineExceeded) {
-					why = fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
-				}
-			}
+		why := s.whyNotStarted(cctx, garbled, cfg)
+		if why == "" {
+			why = err.Error()
 		}
 		s.stop(2 * time.Second)
-		return s, fmt.Errorf("server did not start: %s (connect failed after %d ms: %v)", why, s.connectMs, err)
+		return fmt.Errorf("server did not start: %s (connect failed after %d ms: %v)", why, s.connectMs, err)
 	}
 	s.cs = cs
-	return s, nil
+	return nil
+}
+
+// whyNotStarted says why initialize got no answer: stdout that no client
+// reads, a process that exited, or the start limit passed; "" when none
+// of these.
+func (s *session) whyNotStarted(cctx context.Context, garbled <-chan struct{}, cfg sessionConfig) string {
+	select {
+	case <-garbled:
+		why := fmt.Sprintf("no initialize answer within %s (the request limit) of the first stdout line that is not a JSON-RPC message", cfg.timeout)
+		if _, v := s.tap.stats(); len(v) > 0 {
+			why += "; stdout carried " + v[0]
+		}
+		return why
+	default:
+	}
+	select {
+	case <-s.done:
+		why := fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+		if sig := s.sb.StartSignal(s.cmd.ProcessState.ExitCode()); sig != "" {
+			why += "; " + sig
+		}
+		return why
+	case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
+		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
+			return fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)
+		}
+	}
+	return ""
 }
 
 // outputTail quotes the last lines the process wrote, for evidence.

@@ -95,13 +95,13 @@ func (r *runner) verdicts() {
 		c.Summary, c.Notes, c.SkipReason = res.Summary, res.Notes, res.SkipReason
 		c.Failures, c.Warnings = res.Failures, res.Warnings
 		switch c.Status {
-		case StatusPass:
+		case checks.StatusPass:
 			r.rep.Passed++
-		case StatusFail:
+		case checks.StatusFail:
 			r.rep.Failed++
-		case StatusWarn:
+		case checks.StatusWarn:
 			r.rep.Warnings++
-		case StatusSkip:
+		case checks.StatusSkip:
 			r.rep.Skipped++
 		}
 		r.rep.Checks = append(r.rep.Checks, c)

@@ -125,9 +125,11 @@ func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts
 	s := w.s
 	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
 		Resources: s.resourcesOffered()}
-	if c.def.NeedsSignIn && r.signIn != nil {
-		ref := record(checks.SignIn, r.signIn)
-		facts.SignIn = &ref
+	for _, req := range c.def.Requires {
+		if ex := r.results[req.ID]; ex != nil {
+			ref := record(req.Result, ex)
+			facts.SignIn = &ref
+		}
 	}
 	c.def.Probe(w, facts)
 	if end != nil {

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -10,12 +11,13 @@ import (
 type readingKind int
 
 const (
-	readNone   readingKind = iota // says nothing the run could refute
-	readPass                      // claims tests or behaviours came out as required
-	readAdmit                     // admits a failure
-	readPlan                      // speaks of the future or leaves it open
-	readOwn                       // about the learner's own tests: not refutable by this run
-	readUnread                    // looks like a claim, but the reader cannot tell about what
+	readNone       readingKind = iota // says nothing the run could refute
+	readPass                          // claims tests or behaviours came out as required
+	readAdmit                         // admits a failure
+	readPlan                          // speaks of the future or leaves it open
+	readOwn                           // about the learner's own tests: not refutable by this run
+	readUnread                        // looks like a claim, but the reader cannot tell about what
+	readImpossible                    // a count no run could bear out ("30 of 29")
 )
 
 // scope is a set of checks a claim speaks for without naming them.
@@ -32,9 +34,12 @@ const (
 // reading is one clause read.
 type reading struct {
 	kind   readingKind
-	tests  []int    // acceptance tests named (by number, wording or subject)
-	checks []string // checks named ("check 17") or owning a forbidden behaviour
-	scope  scope
+	tests  []int    // acceptance tests named by number
+	checks []string // checks named ("check 17") or by the words of their rules
+	// only holds the findings of the rules named of a check named by some
+	// of its rules only.
+	only  map[string][]*regexp.Regexp
+	scope scope
 	// claim says in words what a forbidden-behaviour reading claims.
 	claim string
 	// exceptTests and exceptChecks are left out of the claim; allow is a
@@ -47,13 +52,16 @@ type reading struct {
 	// count "N passed, M failed" as the harness prints it.
 	countFailed int
 	hasCount    bool
-	why         string // for readUnread: why it could not be read
+	// passedN is a count of passed checks given alone ("29 passed").
+	passedN int
+	why     string // for readUnread: why it could not be read
 }
 
 var (
 	checkIDsRe   = regexp.MustCompile(`\bchecks?\s*(?:#|no\.?|nr\.?|n°)?\s*(\d+(?:\.\d+)?(?:\s*(?:,|/|&|and|y|et|und|e|or|-|to)\s*#?\d+(?:\.\d+)?)*)`)
+	subRangeRe   = regexp.MustCompile(`^(\d+)\.(\d+)\s*(?:-|to)\s*(\d+)\.(\d+)$`)
 	checkRangeRe = regexp.MustCompile(`^(\d+)\s*(?:-|to)\s*(\d+)$`)
-	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
+	testIDsRe    = regexp.MustCompile(`(?:\b(?:acceptance\s+)?(?:tests?|testu|testy|toets|pruebas?|testes?|essais?|t)\s*(?:#|no\.?|nr\.?|n°|n\.)?\s*|#)(\d(?:\s*(?:,|/|&|and|y|et|und|e|or|-|–|to|a|bis)\s*#?\d)*)\b`)
 	digitsRe     = regexp.MustCompile(`\d+(?:\.\d+)?`)
 	// everyCheckRe: words for every check even in "Boundary tests run":
 	// "all checks", "everything", "it all" and the singular "all" of the
@@ -74,7 +82,7 @@ var (
 	// exception words after which "the X" names a test; "but" and kin only
 	// when a test or count follows.
 	strictExceptRe = wordsRe("except", "except for", "excepting", "apart from", "other than", "besides", "all but", "save",
-		"excepto", "salvo", "menos", "sauf", "a part", "ausser", "bis auf", "exceto", "tranne", "eccetto")
+		"excepto", "salvo", "menos", "sauf", "a part", "ausser", "bis auf", "exceto", "tranne", "eccetto", "behalve", "oprocz", "z wyjatkiem")
 )
 
 // countWordIn returns the first count word of s ("one", "2", "uno"), or "".
@@ -89,8 +97,17 @@ func countWordIn(s string) string {
 }
 
 // namedTests finds the acceptance tests and checks a text names.
-func namedTests(t string) (tests []int, checks []string) {
+func namedTests(t string) (tests []int, checks []string, only map[string][]*regexp.Regexp) {
 	for _, m := range checkIDsRe.FindAllStringSubmatch(t, -1) {
+		if r := subRangeRe.FindStringSubmatch(strings.TrimSpace(m[1])); r != nil && r[1] == r[3] {
+			// "8.1 to 8.7": the sub-checks between.
+			a, _ := strconv.Atoi(r[2])
+			b, _ := strconv.Atoi(r[4])
+			for n := a; n <= b && b-a < 30; n++ {
+				checks = append(checks, r[1]+"."+strconv.Itoa(n))
+			}
+			continue
+		}
 		if r := checkRangeRe.FindStringSubmatch(strings.TrimSpace(m[1])); r != nil {
 			a, _ := strconv.Atoi(r[1])
 			b, _ := strconv.Atoi(r[2])
@@ -123,34 +140,26 @@ func namedTests(t string) (tests []int, checks []string) {
 			add(n)
 		}
 	}
-	for n := 1; n <= 8; n++ {
-		if subjectWords[n].MatchString(t) {
-			add(n)
-		}
-	}
-	for _, s := range checkSubjects {
-		if s.re.MatchString(t) {
-			checks = append(checks, s.checks...)
-		}
-	}
-	return tests, checks
+	sp := subjectsIn(t)
+	checks = append(checks, sp.checks...)
+	only = sp.only
+	return tests, checks, only
 }
 
 // readClause reads one clause (folded) of a line in the given field.
 func readClause(c, field string, num int) reading {
 	r := reading{allow: -1}
-	c = scriptRe.ReplaceAllStringFunc(c, func(s string) string {
-		if strings.Contains(s, "acceptance") {
-			return " thegrader "
-		}
-		return " " + strings.ReplaceAll(s, ".", " ") + " "
-	})
-	c = harnessNameRe.ReplaceAllString(c, " thegrader ")
-	c = countRe.ReplaceAllString(c, " ")
+	c = normalizeClause(c)
 	if m := passedCountRe.FindStringSubmatch(c); m != nil {
 		r.kind, r.hasCount, r.scope = readPass, true, scopeAll
 		r.countFailed, _ = strconv.Atoi(m[2])
 		return r
+	}
+	if m := passedAloneRe.FindStringSubmatch(c); m != nil && !failRe.MatchString(c) && !ratioRe.MatchString(c) {
+		if n, _ := strconv.Atoi(m[1]); n > 8 {
+			r.kind, r.passedN, r.scope = readPass, n, scopeAll
+			return r
+		}
 	}
 	c = noFailRe.ReplaceAllString(c, " allpass ")
 	// "not found" is the right answer for an absent phrase and the wrong
@@ -162,83 +171,137 @@ func readClause(c, field string, num int) reading {
 		}
 		return r
 	}
-	// The exception: what follows "except" and its kin is left out.
-	main := c
-	if loc := exceptRe.FindStringIndex(c); loc != nil {
-		tail := c[loc[1]:]
-		tt, tc := namedTests(tail)
-		strict := strictExceptRe.MatchString(c[loc[0]:loc[1]])
-		n := -1
-		for _, w := range strings.Fields(tail) {
-			if v, ok := countWord[strings.Trim(w, ",.;:()")]; ok {
-				n = v
-				break
-			}
-		}
-		lead := strings.TrimSpace(c[:loc[0]]) == ""
-		allBut := strings.Contains(c[loc[0]:loc[1]], "all but")
-		switch {
-		case lead && !allBut:
-			// "but the oversized file test fails": a clause of its own.
-			main = tail
-		case len(tt) > 0 || len(tc) > 0 || strict || n >= 0:
-			main = c[:loc[0]]
-			r.exceptTests, r.exceptChecks = tt, tc
-			if len(tt) == 0 && len(tc) == 0 {
-				if n < 0 {
-					r.kind, r.why = readUnread, "an exception that names no test"
-					return r
-				}
-				r.allow = n
-				// The claim goes on after the count: "all but one passed";
-				// in "all passed but one failed" it is already said.
-				w := countWordIn(tail)
-				if after := tail[strings.Index(tail, w)+len(w):]; !failRe.MatchString(after) {
-					main += " " + after
-				}
-				if allBut {
-					main += " all"
-				}
-			}
-		}
+	if !claimish(c) {
+		return r // no word of passing, failing, planning or absence
 	}
-	r.tests, r.checks = namedTests(main)
+	main, done := r.exception(c)
+	if done {
+		return r
+	}
+	r.tests, r.checks, r.only = namedTests(main)
 	if len(r.tests) == 0 && len(r.checks) == 0 && num > 0 {
 		r.tests = []int{num}
 	}
-	absent := absenceRe.MatchString(main)
+	if r.ruleClaim(main) {
+		return r
+	}
+	r.scopeClaim(main, field)
+	return r
+}
+
+// claimish reports whether a clause holds any word a claim is read by:
+// the rest say nothing the run could refute, and are not read further.
+func claimish(c string) bool {
+	for _, re := range []*regexp.Regexp{passRe, passSymRe, failRe, failSymRe, negPassRe, planRe, absenceRe, ratioRe, passageMatchRe, anyKept} {
+		if re.MatchString(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizeClause names the harness and scripts as the reader knows
+// them, drops counts of skipped checks and writes counts in any form
+// ("passed": 29) as the harness does (29 passed).
+func normalizeClause(c string) string {
+	c = scriptRe.ReplaceAllStringFunc(c, func(s string) string {
+		if strings.Contains(s, "acceptance") {
+			return " thegrader "
+		}
+		return " " + strings.ReplaceAll(s, ".", " ") + " "
+	})
+	c = harnessNameRe.ReplaceAllString(c, " thegrader ")
+	c = keyCountRe.ReplaceAllString(c, "$2 $1")
+	return countRe.ReplaceAllString(c, " ")
+}
+
+// exception reads what follows "except" and its kin, which the claim
+// leaves out; it returns the rest of the clause, or done when the clause
+// is read whole (an exception that names nothing).
+func (r *reading) exception(c string) (main string, done bool) {
+	loc := exceptRe.FindStringIndex(c)
+	if loc == nil {
+		return c, false
+	}
+	tail := c[loc[1]:]
+	tt, tc, _ := namedTests(tail)
+	strict := strictExceptRe.MatchString(c[loc[0]:loc[1]])
+	n := -1
+	for _, w := range strings.Fields(tail) {
+		if v, ok := countWord[strings.Trim(w, ",.;:()")]; ok {
+			n = v
+			break
+		}
+	}
+	lead := strings.TrimSpace(c[:loc[0]]) == ""
+	allBut := strings.Contains(c[loc[0]:loc[1]], "all but")
+	switch {
+	case lead && !allBut:
+		// "but the oversized file test fails": a clause of its own.
+		return tail, false
+	case len(tt) > 0 || len(tc) > 0 || strict || n >= 0:
+		main = c[:loc[0]]
+		r.exceptTests, r.exceptChecks = tt, tc
+		if len(tt) > 0 || len(tc) > 0 {
+			return main, false
+		}
+		if n < 0 {
+			r.kind, r.why = readUnread, "an exception that names no test"
+			return "", true
+		}
+		r.allow = n
+		// The claim goes on after the count: "all but one passed"; in
+		// "all passed but one failed" it is already said.
+		w := countWordIn(tail)
+		if after := tail[strings.Index(tail, w)+len(w):]; !failRe.MatchString(after) {
+			main += " " + after
+		}
+		if allBut {
+			main += " all"
+		}
+		return main, false
+	}
+	return c, false
+}
+
+// ruleClaim reads a clause that states a rule kept ("read-only") or a
+// forbidden behaviour absent ("never writes anything"): it speaks for
+// the checks of that rule. It reports whether the clause was read so.
+func (r *reading) ruleClaim(main string) bool {
 	failing := negPassRe.MatchString(main) || failRe.MatchString(main) || failSymRe.MatchString(main)
 	// "all 8 passed, nothing leaked" is read for its scope; the absence
 	// reading is for a clause that names no test and no scope.
 	scoped := (passRe.MatchString(main) || passSymRe.MatchString(main)) &&
 		(len(r.tests) > 0 || len(r.checks) > 0 || acceptanceScopeRe.MatchString(main) || allScopeRe.MatchString(main) || boundaryScopeRe.MatchString(main))
 	if !scoped && !failing {
-		for _, f := range forbiddenRules {
-			if f.positive != nil && f.positive.MatchString(main) {
-				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
-				r.tests = nil
-				return r
-			}
+		if ids := keptIn(main); len(ids) > 0 {
+			r.kind, r.checks, r.only, r.tests = readPass, ids, nil, nil
+			return true
 		}
 	}
-	if absent && !scoped && !negPassRe.MatchString(main) && !failedWordRe.MatchString(main) {
-		for _, f := range forbiddenRules {
-			if f.firstPerson && firstPersonRe.MatchString(main) {
-				continue // "I didn't write a test for it" speaks of the learner
-			}
-			if f.re.MatchString(main) {
-				r.kind, r.checks, r.claim = readPass, f.checks, f.claim
-				r.tests = nil
-				return r
-			}
-		}
-		if unobservedRe.MatchString(main) {
-			r.kind, r.why = readUnread, "a behaviour no check of this run observes"
-			return r
-		}
+	// An open item ("not fixed yet") admits the behaviour it names.
+	if !absenceRe.MatchString(main) || scoped || negPassRe.MatchString(main) || failedWordRe.MatchString(main) || planRe.MatchString(main) {
+		return false
 	}
+	if firstPersonRe.MatchString(main) && ownWorkRe.MatchString(main) {
+		return false // "I didn't write a test for it" speaks of the learner
+	}
+	if ids := forbiddenIn(main); len(ids) > 0 {
+		r.kind, r.checks, r.only, r.tests = readPass, ids, nil, nil
+		return true
+	}
+	if unobservedRe.MatchString(main) {
+		r.kind, r.why = readUnread, "a behaviour no check of this run observes"
+		return true
+	}
+	return false
+}
+
+// scopeClaim reads a clause as an admission, a plan, or a claim of
+// passing, and what the claim speaks for when it names no test.
+func (r *reading) scopeClaim(main, field string) {
 	switch {
-	case failing:
+	case negPassRe.MatchString(main) || failRe.MatchString(main) || failSymRe.MatchString(main):
 		r.kind = readAdmit
 		if len(r.tests) == 0 && len(r.checks) == 0 {
 			for _, m := range bareDigitRe.FindAllStringSubmatch(main, -1) {
@@ -247,20 +310,26 @@ func readClause(c, field string, num int) reading {
 				}
 			}
 		}
-		return r
+		return
 	case planRe.MatchString(main):
 		r.kind = readPlan
-		return r
+		return
 	}
 	pos := passRe.MatchString(main) || passSymRe.MatchString(main)
 	if field == fieldPassage && passageMatchRe.MatchString(main) {
 		pos = true
 	}
-	for _, m := range ratioRe.FindAllStringSubmatch(main, -1) {
+	undated := numDateRe.ReplaceAllString(isoDateRe.ReplaceAllString(main, " "), " ")
+	for _, m := range ratioRe.FindAllStringSubmatch(undated, -1) {
 		a, _ := strconv.Atoi(m[1])
 		b, _ := strconv.Atoi(m[2])
-		if b == 0 || a > b {
+		switch {
+		case b == 0 || b > 200:
 			continue
+		case a > b:
+			r.kind, r.ratioA, r.ratioB = readImpossible, a, b
+			r.why = fmt.Sprintf("%d is more than %d: no run can show it", a, b)
+			return
 		}
 		pos = true
 		if a < b {
@@ -275,32 +344,41 @@ func readClause(c, field string, num int) reading {
 		}
 	}
 	if !pos {
-		return r
+		return
 	}
 	r.kind = readPass
 	if len(r.tests) > 0 || len(r.checks) > 0 || r.scope != scopeNone {
-		return r
+		return
 	}
+	r.scope = unnamedScope(main, field)
 	switch {
-	case field == fieldPassage:
-		r.scope = scopePassage
-	case boundaryScopeRe.MatchString(main) && !acceptanceScopeRe.MatchString(main):
-		r.scope = scopeBoundary
-	case acceptanceScopeRe.MatchString(main):
-		r.scope = scopeAcceptance
-	case field == fieldBoundary && allScopeRe.MatchString(main) && !everyCheckRe.MatchString(main):
-		// "all passed" in "Boundary tests run" speaks for the field's tests.
-		r.scope = scopeBoundary
-	case allScopeRe.MatchString(main) || harnessRe.MatchString(main):
-		r.scope = scopeAll
-	case field == fieldBoundary:
-		r.scope = scopeBoundary
+	case r.scope != scopeNone:
 	case field == fieldSource || field == fieldTransport || field == fieldIntegration:
 		r.kind = readNone // "works" there speaks of the client, read by the stdio and integration rules
 	default:
 		r.kind, r.why = readUnread, "a claim that names no test"
 	}
-	return r
+}
+
+// unnamedScope is what a claim that names no test speaks for, from its
+// words and its field.
+func unnamedScope(main, field string) scope {
+	switch {
+	case field == fieldPassage:
+		return scopePassage
+	case boundaryScopeRe.MatchString(main) && !acceptanceScopeRe.MatchString(main):
+		return scopeBoundary
+	case acceptanceScopeRe.MatchString(main):
+		return scopeAcceptance
+	case field == fieldBoundary && allScopeRe.MatchString(main) && !everyCheckRe.MatchString(main):
+		// "all passed" in "Boundary tests run" speaks for the field's tests.
+		return scopeBoundary
+	case allScopeRe.MatchString(main) || harnessRe.MatchString(main):
+		return scopeAll
+	case field == fieldBoundary:
+		return scopeBoundary
+	}
+	return scopeNone
 }
 
 // readLine reads every clause of one line.
@@ -339,6 +417,10 @@ func readLine(d *docLine) []reading {
 func (r reading) claimWords() string {
 	var s string
 	switch {
+	case r.kind == readImpossible:
+		return strconv.Itoa(r.ratioA) + " of " + strconv.Itoa(r.ratioB) + " passed"
+	case r.passedN > 0:
+		return strconv.Itoa(r.passedN) + " checks passed"
 	case r.hasCount:
 		return "this run's failures were fewer than they are (" + strconv.Itoa(r.countFailed) + " failed)"
 	case r.claim != "":

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 var (
@@ -14,14 +16,14 @@ var (
 	finalLineRe = regexp.MustCompile(`^(\d+) passed, (\d+) failed$`)
 	// harnessHeaderRe is a "#" context line the harness prints first.
 	harnessHeaderRe = regexp.MustCompile(`^# (?:practice-notes acceptance harness|server command: |practice root: |client: |isolation: |resources: |replies: |N2 passage|as returned|byte-identical per harness|\s+\d+ \||\s+\|)`)
-	statusWords     = map[string]string{"PASS": StatusPass, "FAIL": StatusFail, "WARN": StatusWarn, "SKIP": StatusSkip}
+	statusWords     = map[string]checks.Status{"PASS": checks.StatusPass, "FAIL": checks.StatusFail, "WARN": checks.StatusWarn, "SKIP": checks.StatusSkip}
 )
 
 // resultLine recognises a check's result as the harness writes it: a
 // "PASS 5 …" line, a row of the one-page record's table ("| 5 | acceptance
 // | PASS | …") or of the generated results block ("| 5 | PASS | …"), and
 // the final "N passed, M failed".
-func resultLine(d *docLine) (id, status string, final bool, failed int) {
+func resultLine(d *docLine) (id string, status checks.Status, final bool, failed int) {
 	body := strings.TrimSpace(stripEmphasis(leadRe.ReplaceAllString(d.Text, "")))
 	if m := harnessLineRe.FindStringSubmatch(body); m != nil {
 		return m[2], statusWords[m[1]], false, 0
@@ -45,47 +47,76 @@ func resultLine(d *docLine) (id, status string, final bool, failed int) {
 	return "", "", false, 0
 }
 
-// pending is a contradiction being built: its line and refuting checks.
+// pending is a contradiction being built: its line and refuting checks,
+// or, for a claim no run could bear out ("30 of 29"), the reason.
 type pending struct {
 	d      *docLine
 	claim  string
 	checks []string
+	why    string
+}
+
+// claimReader reads a record's claims against a run into a verdict.
+type claimReader struct {
+	p      parsed
+	run    *Run
+	v      *Verdict
+	found  []pending
+	at     map[*docLine]int // index in found of a line's contradiction
+	quoted map[int]bool
 }
 
 // readClaims reads every claim of the record against the run and fills
 // the verdict's contradictions, unread lines, own-test lines and notes.
 func readClaims(p parsed, run *Run, v *Verdict) {
-	var found []pending
-	at := map[*docLine]int{} // index in found of a line's contradiction
-	refute := func(d *docLine, claim string, ids []string) {
-		if len(ids) == 0 {
-			return
-		}
-		if i, ok := at[d]; ok {
-			for _, id := range ids {
-				if !slices.Contains(found[i].checks, id) {
-					found[i].checks = append(found[i].checks, id)
-				}
-			}
-			return
-		}
-		at[d] = len(found)
-		found = append(found, pending{d: d, claim: claim, checks: ids})
-	}
-	quoted := map[int]bool{}
-	quote := func(list *[]Quoted, d *docLine, why string) {
-		if quoted[d.N] {
-			return
-		}
-		quoted[d.N] = true
-		*list = append(*list, Quoted{Field: d.field, Line: d.N, Quote: strings.TrimSpace(d.Text), Why: why})
-	}
+	cr := &claimReader{p: p, run: run, v: v, at: map[*docLine]int{}, quoted: map[int]bool{}}
+	results := cr.compareResults()
+	cr.readProse(results)
+	cr.integrationRules()
+	cr.assemble()
+}
 
-	// Results as the harness writes them, pasted or generated, are
-	// compared line by line; they are not read as prose.
+func (cr *claimReader) refute(d *docLine, claim string, ids []string) {
+	if len(ids) == 0 {
+		return
+	}
+	if i, ok := cr.at[d]; ok {
+		for _, id := range ids {
+			if !slices.Contains(cr.found[i].checks, id) {
+				cr.found[i].checks = append(cr.found[i].checks, id)
+			}
+		}
+		return
+	}
+	cr.at[d] = len(cr.found)
+	cr.found = append(cr.found, pending{d: d, claim: claim, checks: ids})
+}
+
+// impossible records a claim that refutes itself, whatever the run.
+func (cr *claimReader) impossible(d *docLine, claim, why string) {
+	if _, ok := cr.at[d]; ok {
+		return
+	}
+	cr.at[d] = len(cr.found)
+	cr.found = append(cr.found, pending{d: d, claim: claim, why: why})
+}
+
+func (cr *claimReader) quote(list *[]Quoted, d *docLine, why string) {
+	if cr.quoted[d.N] {
+		return
+	}
+	cr.quoted[d.N] = true
+	*list = append(*list, Quoted{Field: d.field, Line: d.N, Quote: strings.TrimSpace(d.Text), Why: why})
+}
+
+// compareResults compares results as the harness writes them, pasted or
+// generated, line by line with the run; they are not read as prose. It
+// returns the lines it read.
+func (cr *claimReader) compareResults() map[*docLine]bool {
+	run, v := cr.run, cr.v
 	results := map[*docLine]bool{}
 	evidence := false // inside the indented evidence under a FAIL or WARN line
-	for _, d := range p.lines {
+	for _, d := range cr.p.lines {
 		if d.kind == kindBlank || d.kind == kindFence {
 			continue
 		}
@@ -94,7 +125,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 			continue
 		}
 		id, status, final, failed := resultLine(d)
-		evidence = status == StatusFail || status == StatusWarn
+		evidence = status == checks.StatusFail || status == checks.StatusWarn
 		gen := d.kind == kindGenerated
 		if gen {
 			v.Generated = true
@@ -112,7 +143,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 		}
 		if final {
 			if failed < run.Failed {
-				refute(d, fmt.Sprintf("%s count only %d failed", where, failed), run.FailedIDs())
+				cr.refute(d, fmt.Sprintf("%s count only %d failed", where, failed), run.FailedIDs())
 			} else if failed > run.Failed {
 				v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s count %d failed, this run %d", d.N, where, failed, run.Failed))
 			}
@@ -122,52 +153,70 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 		switch {
 		case c == nil:
 			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s show check %s, which this run does not have", d.N, where, id))
-		case status != StatusFail && c.Status == StatusFail:
-			refute(d, fmt.Sprintf("%s say check %s did not fail (%s)", where, id, strings.ToUpper(status)), []string{id})
+		case status != checks.StatusFail && c.Status == checks.StatusFail:
+			cr.refute(d, fmt.Sprintf("%s say check %s did not fail (%s)", where, id, strings.ToUpper(string(status))), []string{id})
 		case status != c.Status:
-			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s say check %s %s, this run %s", d.N, where, id, strings.ToUpper(status), strings.ToUpper(c.Status)))
+			v.Notes = append(v.Notes, fmt.Sprintf("line %d: %s say check %s %s, this run %s", d.N, where, id, strings.ToUpper(string(status)), strings.ToUpper(string(c.Status))))
 		}
 	}
 	// A final count refuted only by checks a line above already refutes
 	// is the same contradiction: it is dropped.
 	lineRefuted := map[string]bool{} // checks a PASS line above already shows refuted
-	for _, f := range found {
+	for _, f := range cr.found {
 		if id, _, _, _ := resultLine(f.d); id != "" {
 			lineRefuted[id] = true
 		}
 	}
-	found = slices.DeleteFunc(found, func(f pending) bool {
+	cr.found = slices.DeleteFunc(cr.found, func(f pending) bool {
 		_, _, final, _ := resultLine(f.d)
 		return final && !slices.ContainsFunc(f.checks, func(id string) bool { return !lineRefuted[id] })
 	})
-	clear(at) // prose contradictions below are new lines
-	for i, f := range found {
-		at[f.d] = i
+	clear(cr.at) // prose contradictions below are new lines
+	for i, f := range cr.found {
+		cr.at[f.d] = i
 	}
+	return results
+}
 
-	// Prose: every line of every field but "Unverified behavior", and the
-	// lines outside fields; fenced code that is not harness output is not
-	// read.
-	type lineReading struct {
-		d  *docLine
-		rs []reading
+// lineReading is one line and its clauses read.
+type lineReading struct {
+	d  *docLine
+	rs []reading
+}
+
+// fieldKey is the key a line's admissions are kept under: its field, or
+// the line itself outside fields.
+func fieldKey(d *docLine) string {
+	if d.field == "" {
+		return fmt.Sprint("line ", d.N)
 	}
+	return d.field
+}
+
+// readProse reads every line that is not harness output: every field's,
+// "Unverified behavior" too, and the lines outside fields; fenced code
+// that is not harness output or a field is not read.
+func (cr *claimReader) readProse(results map[*docLine]bool) {
 	var all []lineReading
 	admitted := map[string][]int{} // by field: tests admitted failing
 	admittedChecks := map[string][]string{}
-	for _, d := range p.lines {
-		if results[d] || d.field == fieldUnverified || d.kind == kindCode || d.kind == kindFence || d.kind == kindBlank || d.kind == kindGenerated {
+	seen := map[string][]reading{} // a line read before, by what its reading depends on
+	for _, d := range cr.p.lines {
+		// Code is not read, but for counts pasted in it ("passed": 29).
+		if results[d] || d.kind == kindCode && !keyCountRe.MatchString(d.body) || d.kind == kindFence || d.kind == kindBlank || d.kind == kindGenerated {
 			continue
 		}
 		if d.label && d.field == fieldIntegration {
 			continue // read by the integration rule below
 		}
-		rs := readLine(d)
-		all = append(all, lineReading{d, rs})
-		key := d.field
-		if key == "" {
-			key = fmt.Sprint("line ", d.N)
+		key := fmt.Sprint(d.field, "\x00", d.num, "\x00", strings.HasPrefix(strings.TrimSpace(d.Text), "|"), "\x00", d.body)
+		rs, ok := seen[key]
+		if !ok {
+			rs = readLine(d)
+			seen[key] = rs
 		}
+		all = append(all, lineReading{d, rs})
+		key = fieldKey(d)
 		for _, r := range rs {
 			if r.kind == readAdmit {
 				admitted[key] = append(admitted[key], r.tests...)
@@ -180,75 +229,91 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 		}
 	}
 	for _, lr := range all {
-		d := lr.d
-		key := d.field
-		if key == "" {
-			key = fmt.Sprint("line ", d.N)
-		}
 		for _, r := range lr.rs {
-			switch r.kind {
-			case readUnread:
-				quote(&v.Unread, d, r.why)
-			case readOwn:
-				quote(&v.OwnTests, d, "the learner's own tests: this run cannot refute them")
-			case readPass:
-				if r.ratioB > 0 || r.hasCount {
-					// A count is compared whole; the failures the
-					// field admits are left out of what it quotes.
-					ids := refuting(r, run)
-					r.exceptTests, r.exceptChecks = admitted[key], admittedChecks[key]
-					if rest := refuting(reading{kind: readPass, tests: r.tests, checks: r.checks, scope: r.scope, allow: -1,
-						exceptTests: r.exceptTests, exceptChecks: r.exceptChecks}, run); len(ids) > 0 && len(rest) > 0 {
-						ids = rest
-					}
-					refute(d, r.claimWords(), ids)
-					continue
-				}
-				r.exceptTests = append(r.exceptTests, admitted[key]...)
-				r.exceptChecks = append(r.exceptChecks, admittedChecks[key]...)
-				if len(r.tests) == 0 && len(r.checks) == 0 {
-					r.exceptTests = append(r.exceptTests, admitted[""]...)
-					r.exceptChecks = append(r.exceptChecks, admittedChecks[""]...)
-				}
-				refute(d, r.claimWords(), refuting(r, run))
-			}
+			cr.judgeReading(lr.d, r, admitted, admittedChecks)
 		}
 	}
+}
 
-	// "Integration demonstrated" says yes while discovery or the tool
-	// call failed.
+// judgeReading weighs one clause's reading against the run.
+func (cr *claimReader) judgeReading(d *docLine, r reading, admitted map[string][]int, admittedChecks map[string][]string) {
+	key := fieldKey(d)
+	switch r.kind {
+	case readUnread:
+		cr.quote(&cr.v.Unread, d, r.why)
+	case readOwn:
+		cr.quote(&cr.v.OwnTests, d, "the learner's own tests: this run cannot refute them")
+	case readImpossible:
+		cr.impossible(d, r.claimWords(), r.why)
+	case readPass:
+		if r.ratioB > 0 || r.hasCount {
+			// A count is compared whole; the failures the field admits
+			// are left out of what it quotes.
+			ids := refuting(r, cr.run)
+			r.exceptTests, r.exceptChecks = admitted[key], admittedChecks[key]
+			if rest := refuting(reading{kind: readPass, tests: r.tests, checks: r.checks, only: r.only, scope: r.scope, allow: -1,
+				exceptTests: r.exceptTests, exceptChecks: r.exceptChecks}, cr.run); len(ids) > 0 && len(rest) > 0 {
+				ids = rest
+			}
+			cr.refute(d, r.claimWords(), ids)
+			return
+		}
+		r.exceptTests = append(r.exceptTests, admitted[key]...)
+		r.exceptChecks = append(r.exceptChecks, admittedChecks[key]...)
+		if len(r.tests) == 0 && len(r.checks) == 0 {
+			r.exceptTests = append(r.exceptTests, admitted[""]...)
+			r.exceptChecks = append(r.exceptChecks, admittedChecks[""]...)
+		}
+		cr.refute(d, r.claimWords(), refuting(r, cr.run))
+	}
+}
+
+// integrationRules: "Integration demonstrated" says yes while discovery
+// or the tool call failed; and a server that fails discovery and both
+// searches gave no usable stdio reply, so a record saying it works over
+// stdio claims a transport it did not speak. A plan ("will use stdio")
+// claims nothing.
+func (cr *claimReader) integrationRules() {
+	p, run := cr.p, cr.run
 	if f, ok := p.fields[fieldIntegration]; ok && claimsDone(f.Value) {
 		if ids := failedWhere(run, (*Check).isIntegration); len(ids) > 0 {
 			d := lineAt(p, valueLine(f).N)
-			refute(d, "integration (tool discovery and a tool call) was demonstrated", ids)
+			cr.refute(d, "integration (tool discovery and a tool call) was demonstrated", ids)
 		}
 	}
-	// A server that fails discovery and both searches gave no usable stdio
-	// reply: a record saying it works over stdio claims a transport it did
-	// not speak. A plan ("will use stdio") claims nothing.
-	if f, ok := p.fields[fieldTransport]; ok {
-		noStdio := failedWhere(run, func(c *Check) bool { return c.ID == "1" || c.ID == "2" || c.ID == "8" })
-		integ := false
-		if g, ok := p.fields[fieldIntegration]; ok {
-			integ = claimsDone(g.Value)
-		}
-		if len(noStdio) == 3 {
-			for _, ln := range f.Lines {
-				t := fold(lineAt(p, ln.N).body)
-				if stdioRe.MatchString(t) && !planRe.MatchString(t) && (integ || worksRe.MatchString(t) || passRe.MatchString(t) || passSymRe.MatchString(t)) {
-					refute(lineAt(p, ln.N), "the server works over stdio", noStdio)
-					break
-				}
-			}
+	f, ok := p.fields[fieldTransport]
+	if !ok {
+		return
+	}
+	noStdio := failedWhere(run, func(c *Check) bool { return c.ID == testCheck(1) || c.ID == testCheck(2) || c.ID == testCheck(8) })
+	integ := false
+	if g, ok := p.fields[fieldIntegration]; ok {
+		integ = claimsDone(g.Value)
+	}
+	if len(noStdio) != 3 {
+		return
+	}
+	for _, ln := range f.Lines {
+		t := fold(lineAt(p, ln.N).body)
+		if stdioRe.MatchString(t) && !planRe.MatchString(t) && (integ || worksRe.MatchString(t) || passRe.MatchString(t) || passSymRe.MatchString(t)) {
+			cr.refute(lineAt(p, ln.N), "the server works over stdio", noStdio)
+			return
 		}
 	}
+}
 
-	slices.SortFunc(found, func(a, b pending) int { return a.d.N - b.d.N })
+// assemble writes the contradictions in line order, each refuting
+// check's evidence quoted once.
+func (cr *claimReader) assemble() {
+	slices.SortFunc(cr.found, func(a, b pending) int { return a.d.N - b.d.N })
 	shown := map[string]bool{}
-	for _, f := range found {
+	for _, f := range cr.found {
 		c := Contradiction{Field: f.d.field, Line: f.d.N, Quote: strings.TrimSpace(f.d.Text), Claim: f.claim}
+		if f.why != "" {
+			c.Evidence = f.why
+		}
 		for _, id := range f.checks {
-			ch := run.Find(id)
+			ch := cr.run.Find(id)
 			c.Checks = append(c.Checks, *ch)
 			if c.Check == "" && !shown[id] {
 				shown[id] = true
@@ -257,7 +322,7 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 			}
 			c.See = append(c.See, id)
 		}
-		v.Contradictions = append(v.Contradictions, c)
+		cr.v.Contradictions = append(cr.v.Contradictions, c)
 	}
 }
 
@@ -265,20 +330,26 @@ func readClaims(p parsed, run *Run, v *Verdict) {
 // ones it leaves out; none when its allowance of unnamed failures covers
 // them.
 func refuting(r reading, run *Run) []string {
+	if r.passedN > 0 {
+		if r.passedN <= run.Passed {
+			return nil
+		}
+		return run.FailedIDs()
+	}
 	var want []string
 	switch {
 	case len(r.checks) > 0 || len(r.tests) > 0:
 		want = append(want, r.checks...)
 		for _, t := range r.tests {
-			want = append(want, testChecks[t]...)
+			want = append(want, testChecks(t)...)
 		}
 	case r.scope == scopeAcceptance:
 		for t := 1; t <= 8; t++ {
-			want = append(want, testChecks[t]...)
+			want = append(want, testChecks(t)...)
 		}
 	case r.scope == scopeBoundary:
 		for t := 3; t <= 7; t++ {
-			want = append(want, testChecks[t]...)
+			want = append(want, testChecks(t)...)
 		}
 		for _, c := range run.Checks {
 			if c.Section == "boundary" {
@@ -290,14 +361,14 @@ func refuting(r reading, run *Run) []string {
 			want = append(want, c.ID)
 		}
 	case r.scope == scopePassage:
-		want = []string{"1"}
+		want = []string{testCheck(1)}
 	}
 	skip := map[string]bool{}
 	for _, id := range r.exceptChecks {
 		skip[id] = true
 	}
 	for _, t := range r.exceptTests {
-		for _, id := range testChecks[t] {
+		for _, id := range testChecks(t) {
 			skip[id] = true
 		}
 	}
@@ -306,7 +377,7 @@ func refuting(r reading, run *Run) []string {
 	failedTests := map[int]bool{}
 	for _, id := range want {
 		c := run.Find(id)
-		if c == nil || c.Status != StatusFail || skip[id] || seen[id] {
+		if c == nil || c.Status != checks.StatusFail || skip[id] || seen[id] || !brokenRule(c, r.only[id]) {
 			continue
 		}
 		seen[id] = true
@@ -339,7 +410,7 @@ func failedWhere(run *Run, keep func(*Check) bool) []string {
 	var out []string
 	for i := range run.Checks {
 		c := &run.Checks[i]
-		if c.Status == StatusFail && keep(c) {
+		if c.Status == checks.StatusFail && keep(c) {
 			out = append(out, c.ID)
 		}
 	}
@@ -348,7 +419,7 @@ func failedWhere(run *Run, keep func(*Check) bool) []string {
 
 // valueLine is the first of a field's lines that carries its value.
 func valueLine(f *field) srcLine {
-	if _, v, _ := labelLine(f.Lines[0].Text); strings.TrimSpace(v) == "" && len(f.Lines) > 1 {
+	if _, v, _ := labelLine(lineView(f.Lines[0].Text)); strings.TrimSpace(v) == "" && len(f.Lines) > 1 {
 		return f.Lines[1]
 	}
 	return f.Lines[0]
@@ -384,4 +455,22 @@ func clip(s string, n int) string {
 		return s
 	}
 	return string(r[:n]) + "…"
+}
+
+// brokenRule reports whether a failed check broke one of the rules a
+// claim names: any of them when the claim names the whole check (only is
+// nil), else one whose findings appear in the check's evidence. A check
+// that failed for another reason refutes nothing the claim says.
+func brokenRule(c *Check, only []*regexp.Regexp) bool {
+	if only == nil {
+		return true
+	}
+	for _, l := range strings.Split(c.Evidence, "\n") {
+		for _, re := range only {
+			if re.MatchString(l) {
+				return true
+			}
+		}
+	}
+	return false
 }

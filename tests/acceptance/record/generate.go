@@ -3,6 +3,8 @@ package record
 import (
 	"fmt"
 	"strings"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Generate writes a completion record for the run: the specification's six
@@ -41,7 +43,7 @@ func Generate(run *Run, previous string) string {
 
 	var failed []string
 	for _, c := range run.Checks {
-		if c.Status == StatusFail {
+		if c.Status == checks.StatusFail {
 			failed = append(failed, c.ID)
 		}
 	}
@@ -67,11 +69,11 @@ func Generate(run *Run, previous string) string {
 	}
 	p("**Client and transport:** %s, stdio, the server started as a separate process; any other client you connected, and its transport: ___\n\n", client)
 
-	c8 := run.Find("8")
+	c8 := run.Find(testCheck(8))
 	switch {
 	case c8 == nil:
 		p("**Integration demonstrated:** not shown by this run (it has no check 8); with an AI client: ___\n\n")
-	case c8.Status == StatusFail:
+	case c8.Status == checks.StatusFail:
 		p("**Integration demonstrated:** not demonstrated: check 8 (tool discovery and a tool call) failed in this run; with an AI client: ___\n\n")
 	default:
 		p("**Integration demonstrated:** check 8: tool discovery and a search_notes call by the harness's client, as a separate process; with an AI client (name it, or write pending): ___\n\n")
@@ -81,9 +83,9 @@ func Generate(run *Run, previous string) string {
 	p("- Only stdio was exercised: a local stdio server is not a remotely reachable HTTPS connector.\n")
 	for _, c := range run.Checks {
 		switch c.Status {
-		case StatusSkip:
+		case checks.StatusSkip:
 			p("- Check %s was skipped: %s\n", c.ID, mdText(firstLineOf(c.Evidence, c.Title)))
-		case StatusWarn:
+		case checks.StatusWarn:
 			p("- Check %s warned: %s\n", c.ID, mdText(firstLineOf(c.Evidence, c.Title)))
 		}
 	}
@@ -91,7 +93,7 @@ func Generate(run *Run, previous string) string {
 	p("%s; run %s; write nothing inside this block, run the command again -->\n", generatedBegin, run.Date.UTC().Format("2006-01-02T15:04:05Z"))
 	p("| Check | Result | What it checks |\n|---|---|---|\n")
 	for _, c := range run.Checks {
-		p("| %s | %s | %s |\n", mdText(c.ID), strings.ToUpper(c.Status), mdText(c.Title))
+		p("| %s | %s | %s |\n", mdText(c.ID), strings.ToUpper(string(c.Status)), mdText(c.Title))
 	}
 	p("| all | %d passed, %d failed | %d warnings, %d skipped |\n", run.Passed, run.Failed, run.Warnings, run.Skipped)
 	p("%s\n", generatedEnd)

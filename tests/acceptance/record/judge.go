@@ -6,7 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -15,11 +17,17 @@ import (
 // State is the one-word grade of a record.
 type State string
 
-// The four states, from the most to the least serious.
+// The five states, from the most to the least serious. Every field and
+// claim line ends in one of three outcomes: understood and true,
+// understood and refuted (a contradiction, with the finding), or not
+// understood (a line in Unread). A record with no refuted claim and no
+// blank field but a line not understood is Review: a person reads the
+// lines quoted, and the reader does not guess.
 const (
 	Missing      State = "missing"
 	Contradicted State = "contradicted"
 	Incomplete   State = "incomplete"
+	Review       State = "review"
 	Consistent   State = "consistent"
 )
 
@@ -66,10 +74,13 @@ type Verdict struct {
 	File           string          `json:"file"`
 	Problems       []Problem       `json:"problems,omitempty"`
 	Contradictions []Contradiction `json:"contradictions,omitempty"`
-	// Unread are the claim lines the reader could not read (a claim that
-	// names no test, an exception that names none, a behaviour no check
-	// observes): never counted as consistent, they are quoted for a person
-	// to read. UnreadLines is their number.
+	// Unread are the lines the reader did not understand, each with why:
+	// a claim that names no test, an exception that names none, a
+	// behaviour no check observes, a field found only by the
+	// specification's order, a record in a language it does not read, a
+	// passage check dated after the run or long before it. Never counted
+	// as consistent, they are quoted for a person to read (the Review
+	// state). UnreadLines is their number.
 	Unread      []Quoted `json:"unread,omitempty"`
 	UnreadLines int      `json:"unreadLines"`
 	// OwnTests are lines about the learner's own tests, which this run
@@ -120,11 +131,11 @@ func CheckFile(path string, run *Run) (*Verdict, error) {
 	if long {
 		b = b[:maxRecord]
 	}
-	v := Judge(string(b), run)
+	v := judge(string(b), run, filepath.Dir(path))
 	v.File = path
 	if long {
 		v.Problems = append(v.Problems, Problem{Field: "COMPLETION.md", Why: fmt.Sprintf("longer than %d KiB: only its first %d KiB were read", maxRecord>>10, maxRecord>>10)})
-		if v.State == Consistent {
+		if v.State == Consistent || v.State == Review {
 			v.State = Incomplete
 		}
 	}
@@ -133,25 +144,47 @@ func CheckFile(path string, run *Run) (*Verdict, error) {
 
 const maxRecord = 256 << 10
 
+const whyAbsent = "field absent"
+
 // Judge grades a record's text against run. With a nil run only Missing
 // and Incomplete can be decided; no claim is contradicted.
-func Judge(text string, run *Run) *Verdict {
+func Judge(text string, run *Run) *Verdict { return judge(text, run, "") }
+
+// judge grades a record whose "see README" may point into the learner's
+// folder dir ("" for none).
+func judge(text string, run *Run, dir string) *Verdict {
 	v := &Verdict{}
 	if strings.TrimSpace(text) == "" {
 		v.State = Missing
 		return v
 	}
 	p := parse(text)
-	v.Problems = completeness(p, run)
+	unlabelled, unknown := findUnlabelled(&p)
+	var review []Quoted
+	v.Problems, review = completeness(p, run, dir)
 	if run != nil {
 		readClaims(p, run, v)
 	}
+	if unknown {
+		// Fields the reader cannot find in a language it does not know
+		// are not known to be absent.
+		v.Problems = slices.DeleteFunc(v.Problems, func(pr Problem) bool { return pr.Why == whyAbsent })
+	}
+	v.Unread = append(append(unlabelled, review...), v.Unread...)
+	seen := map[int]bool{}
+	v.Unread = slices.DeleteFunc(v.Unread, func(q Quoted) bool {
+		dup := seen[q.Line]
+		seen[q.Line] = true
+		return dup
+	})
 	v.UnreadLines = len(v.Unread)
 	switch {
 	case len(v.Contradictions) > 0:
 		v.State = Contradicted
 	case len(v.Problems) > 0:
 		v.State = Incomplete
+	case len(v.Unread) > 0:
+		v.State = Review
 	default:
 		v.State = Consistent
 	}
@@ -168,14 +201,13 @@ func runYear(run *Run) (int, time.Time) {
 	return d.Year(), time.Date(d.Year(), d.Month(), d.Day(), 0, 0, 0, 0, time.UTC)
 }
 
-func completeness(p parsed, run *Run) []Problem {
-	var out []Problem
-	year, day := runYear(run)
+func completeness(p parsed, run *Run, dir string) (out []Problem, review []Quoted) {
+	_, day := runYear(run)
 	for _, name := range fieldNames {
 		f, ok := p.fields[name]
 		switch {
 		case !ok:
-			out = append(out, Problem{Field: name, Why: "field absent"})
+			out = append(out, Problem{Field: name, Why: whyAbsent})
 			continue
 		case strings.TrimSpace(strings.Trim(f.Value, "_ ")) == "":
 			out = append(out, Problem{Field: name, Why: "empty or still ___", Line: f.Lines[0].N})
@@ -184,34 +216,44 @@ func completeness(p parsed, run *Run) []Problem {
 			out = append(out, Problem{Field: name, Why: "still has a ___ blank", Line: f.Lines[0].N})
 			continue
 		}
+		if why := blankWhy(p, f, dir); why != "" {
+			out = append(out, Problem{Field: name, Why: why, Line: f.Lines[0].N})
+			continue
+		}
 		if name != fieldPassage {
 			continue
 		}
-		var missing []string
-		value := fold(f.Value)
-		if negativeStartRe.MatchString(value) || planRe.MatchString(value) && !passageMatchRe.MatchString(value) {
-			missing = append(missing, "says no person has checked it")
-		} else {
-			if ok, why := person(f.Value, namesAuthor(p, year), year); !ok {
-				missing = append(missing, why)
-			}
-			found, dates, _ := datesIn(f.Value, year)
-			if !found {
-				missing = append(missing, "gives no date")
-			} else if !day.IsZero() {
-				for _, ds := range dates {
-					if allAfter(ds, day) {
-						missing = append(missing, fmt.Sprintf("is dated %s, after the run on %s", ds[0].Format("2006-01-02"), day.Format("2006-01-02")))
-						break
-					}
-				}
-			}
-		}
-		if len(missing) > 0 {
-			out = append(out, Problem{Field: name, Why: strings.Join(missing, " and "), Line: f.Lines[0].N})
-		}
+		pr, q := passageCheck(p, f, day)
+		out, review = append(out, pr...), append(review, q...)
 	}
-	return out
+	return out, review
+}
+
+// passageCheck reads "Exact passage manually checked": a person and a
+// date are required; a date after the run, or long before it, is for a
+// person to read.
+func passageCheck(p parsed, f *field, day time.Time) ([]Problem, []Quoted) {
+	var missing []string
+	value := fold(f.Value)
+	if negativeStartRe.MatchString(value) || planRe.MatchString(value) && !passageMatchRe.MatchString(value) {
+		return []Problem{{Field: f.Name, Why: "says no person has checked it", Line: f.Lines[0].N}}, nil
+	}
+	ref := recordDate(p, day)
+	if ok, why := person(f.Value, namesAuthor(p, ref), ref); !ok {
+		missing = append(missing, why)
+	}
+	found, dates, _ := datesIn(f.Value, ref)
+	if !found {
+		missing = append(missing, "gives no date")
+	}
+	var review []Quoted
+	if why := dateDoubt(dates, day); why != "" && len(missing) == 0 {
+		review = append(review, Quoted{Field: f.Name, Line: f.Lines[0].N, Quote: strings.TrimSpace(f.Lines[0].Text), Why: why})
+	}
+	if len(missing) > 0 {
+		return []Problem{{Field: f.Name, Why: strings.Join(missing, " and "), Line: f.Lines[0].N}}, nil
+	}
+	return nil, review
 }
 
 func allAfter(ds []time.Time, day time.Time) bool {

@@ -22,6 +22,8 @@ var fieldNames = []string{fieldSource, fieldBoundary, fieldPassage, fieldTranspo
 // emphasis, single spaces).
 var labels = map[string][]string{
 	fieldSource: {
+		"serverbroncode gemaakt", "serverbroncode", "broncode", "broncode van de server",
+		"kod zrodlowy serwera utworzony", "kod zrodlowy serwera", "kod zrodlowy", "kod serwera",
 		"server source created", "server source", "source", "source code", "server code", "code",
 		"codigo fuente del servidor creado", "codigo fuente del servidor", "codigo del servidor", "fuente del servidor", "codigo fuente",
 		"source du serveur creee", "source du serveur", "code source du serveur", "code source", "code du serveur",
@@ -30,6 +32,8 @@ var labels = map[string][]string{
 		"sorgente del server creato", "sorgente del server", "codice sorgente del server", "codice sorgente", "codice del server",
 	},
 	fieldBoundary: {
+		"grenstests uitgevoerd", "grenstests", "grenstesten",
+		"testy granic wykonane", "testy granic", "testy graniczne", "testy brzegowe",
 		"boundary tests run", "boundary tests", "boundary test", "boundary tests ran", "tests run", "boundary",
 		"pruebas de limites ejecutadas", "pruebas de limites", "pruebas de frontera", "pruebas del limite", "pruebas de limite",
 		"tests de limites executes", "tests de limites", "tests des limites", "tests de frontiere", "tests de limite",
@@ -38,6 +42,8 @@ var labels = map[string][]string{
 		"test dei limiti eseguiti", "test dei limiti", "test di confine", "test del perimetro", "test di limite",
 	},
 	fieldPassage: {
+		"exacte passage handmatig gecontroleerd", "handmatige controle", "exacte passage",
+		"dokladny fragment sprawdzony recznie", "reczna weryfikacja", "dokladny fragment", "sprawdzenie reczne",
 		"exact passage manually checked", "exact passage checked", "passage manually checked", "manual check", "manually checked",
 		"passage check", "passage checked", "exact passage", "manual passage check",
 		"pasaje exacto verificado manualmente", "pasaje exacto comprobado manualmente", "verificacion manual", "comprobacion manual", "pasaje exacto",
@@ -47,6 +53,7 @@ var labels = map[string][]string{
 		"passaggio esatto verificato manualmente", "passaggio esatto controllato manualmente", "verifica manuale", "controllo manuale", "passaggio esatto",
 	},
 	fieldTransport: {
+		"client en transport", "klient i transport", "klient",
 		"client and transport", "client & transport", "client / transport", "client/transport", "client", "transport", "client used",
 		"cliente y transporte", "cliente", "transporte",
 		"client et transport",
@@ -55,6 +62,8 @@ var labels = map[string][]string{
 		"client e trasporto", "trasporto",
 	},
 	fieldIntegration: {
+		"integratie gedemonstreerd", "integratie aangetoond", "integratie",
+		"integracja zademonstrowana", "integracja wykazana", "integracja",
 		"integration demonstrated", "integration", "integration shown", "integration demo",
 		"integracion demostrada", "integracion",
 		"integration demontree", "integration montree",
@@ -63,6 +72,8 @@ var labels = map[string][]string{
 		"integrazione dimostrata", "integrazione",
 	},
 	fieldUnverified: {
+		"niet geverifieerd gedrag", "niet geverifieerd",
+		"niezweryfikowane zachowanie", "niezweryfikowane",
 		"unverified behavior", "unverified behaviour", "unverified", "not verified", "unverified behaviors", "unverified behaviours", "known gaps",
 		"comportamiento no verificado", "no verificado",
 		"comportement non verifie", "non verifie",
@@ -108,6 +119,7 @@ var accents = strings.NewReplacer(
 	"ó", "o", "ò", "o", "ô", "o", "ö", "o", "õ", "o",
 	"ú", "u", "ù", "u", "û", "u", "ü", "u",
 	"ç", "c", "ñ", "n", "ß", "ss", "œ", "oe", "æ", "ae",
+	"ą", "a", "ć", "c", "ę", "e", "ł", "l", "ń", "n", "ś", "s", "ź", "z", "ż", "z",
 	"’", "'", "‘", "'", "“", `"`, "”", `"`, "«", `"`, "»", `"`,
 	"–", "-", "—", "-", "\u00a0", " ",
 )

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // classRun builds a run in the --json shape with every check of the
@@ -26,17 +28,17 @@ func classRun(failed ...string) *Run {
 	r := &Run{Date: time.Date(2026, 12, 4, 10, 0, 0, 0, time.UTC), Server: "python3 server.py {root}"}
 	for _, id := range []string{"1", "2", "3", "4", "5", "6", "7", "8", "8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7",
 		"9", "10", "11", "12", "13", "14", "15", "16", "17", "18", "19", "20", "21", "22"} {
-		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: StatusPass}
+		c := Check{ID: id, Section: "acceptance", Title: "check " + id, Status: checks.StatusPass}
 		if s, ok := sections[id]; ok {
 			c.Section = s
 		}
 		for _, f := range failed {
 			if f == id {
-				c.Status = StatusFail
+				c.Status = checks.StatusFail
 				c.Evidence = "FAIL: defect seen by check " + id + "\n   -> tools/call search_notes {\"query\":\"q" + id + "\"}\n   <- reply"
 			}
 		}
-		if c.Status == StatusFail {
+		if c.Status == checks.StatusFail {
 			r.Failed++
 		} else {
 			r.Passed++
@@ -54,9 +56,12 @@ type learnerRecord struct {
 	failed []string
 	state  State
 	// refuted, when set, lists each contradicted line's refuting checks
-	// ("line: ids"); unread, the number of claim lines left to a person.
+	// ("line: ids"); read, the lines left to a person to read.
 	refuted []string
-	unread  int
+	read    []int
+	// evidence gives a failed check the finding its judge wrote, for a
+	// claim about one of its rules.
+	evidence map[string]string
 }
 
 // six fills the specification's fields with values, one "Label: value"
@@ -138,7 +143,7 @@ var learnerRecords = []learnerRecord{
 		record: six("plain", "https://github.com/someone/notes-mcp", "passed", "@okafor-dev 2026-12-03", "stdio", "pending", "HTTP")},
 	{why: "an email address as the person", state: Consistent,
 		record: six("plain", "notes.py", "passed", "sam.o@example.org — Dec 2nd", "stdio", "pending", "HTTP")},
-	{why: "passage check dated after the run", state: Incomplete,
+	{why: "passage check dated after the run: a person reads it", state: Review, read: []int{5},
 		record: six("plain", "notes.py", "passed", "Sam Ortiz, 2026-12-09", "stdio", "pending", "HTTP")},
 	{why: "passage check dated before the run is fine", state: Consistent,
 		record: six("plain", "notes.py", "passed", "Sam Ortiz, November 28", "stdio", "pending", "HTTP")},
@@ -220,9 +225,9 @@ var learnerRecords = []learnerRecord{
 		record:  six("plain", "server.py", "could not run them", "Olu Adeyemi, 2 December 2026", "stdio, works in the Inspector", "pending", "everything"),
 		failed:  []string{"1", "2", "3", "4", "5", "6", "8"},
 		refuted: []string{"6: 1 2 8"}},
-	{why: "a claim that names no test is left for a person to read", state: Consistent, unread: 1,
+	{why: "a claim that names no test is left for a person to read", state: Review, read: []int{10},
 		record: six("plain", "server.py", "passed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP") + "\nOverall it went fine and the result looks good.\n"},
-	{why: "an exception that names no test is left for a person to read", state: Consistent, unread: 1,
+	{why: "an exception that names no test is left for a person to read", state: Review, read: []int{4},
 		record: six("plain", "server.py", "everything passed except the flaky thing I mentioned to the instructor", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
 		failed: []string{"15"}},
 	{why: "'all but one' with one failed check", state: Consistent,
@@ -238,7 +243,7 @@ var learnerRecords = []learnerRecord{
 	{why: "test named by number: test 3 passed, check 3 failed", state: Contradicted,
 		record: six("plain", "server.py", "test 1 ok, test 3 ok; test 6 not done", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP"),
 		failed: []string{"3"}, refuted: []string{"4: 3"}},
-	{why: "no network use claimed: no check observes it, left for a person", state: Consistent, unread: 1,
+	{why: "no network use claimed: no check observes it, left for a person", state: Review, read: []int{10},
 		record: six("plain", "server.py", "ran the harness: 0 failed", "Olu Adeyemi, 2 December 2026", "stdio", "pending", "HTTP") + "\nThe server makes no network calls at all.\n"},
 	{why: "a harness-generated record, unchanged run, fields filled in", state: Consistent,
 		record: strings.NewReplacer("___ (where the server's source is: folder or repository, and commit)", "~/work/notes at 3f2a1c9",
@@ -376,7 +381,7 @@ var learnerRecords = []learnerRecord{
 	{why: "the same table while the symlink check 17 failed: its PASS row is refuted", state: Contradicted,
 		record: "Source: s.py\nBoundary tests —\n  all pass on Linux; not tested on Windows\nManual check: ravi, 1 Dec\nClient: stdio\nIntegration: nein\nUnverified: HTTP\n\n## Acceptance tests\n| Test | Result | Notes |\n|------|--------|-------|\n| 1. sign-in | PASS | |\n| 4. traversal | FAIL | fixed later? |\n| 5. symlink | PASS | |\n",
 		failed: []string{"4", "17"}, refuted: []string{"3: 17", "14: 17"}},
-	{why: "a passage check dated with day and month only, written 12/28: after the run", state: Incomplete,
+	{why: "a passage check dated with day and month only, written 12/28: after the run, a person reads it", state: Review, read: []int{5},
 		record: six("plain", "s.py", "ran", "ravi 12/28", "stdio", "pending", "HTTP")},
 	{why: "a pasted PASS line refuted, and its count refuted by a second failure no line shows", state: Contradicted,
 		record: six("plain", "server.py", "see below", "Kofi Mensah 2026-12-03", "stdio", "pending", "HTTP") +
@@ -402,7 +407,7 @@ var learnerRecords = []learnerRecord{
 	{why: "the template filled in inside a code block: its fields are found and its 8/8 refuted", state: Contradicted,
 		record: "```\nServer source created: main.go\nBoundary tests run: 8/8\nExact passage manually checked: lee 2026-12-02\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n```\n",
 		failed: []string{"5"}, refuted: []string{"3: 5"}},
-	{why: "a rubric with a ticked 'Boundary tests pass' while check 18 failed; an empty rubric label does not hide the real field", state: Contradicted, unread: 1,
+	{why: "a rubric with a ticked 'Boundary tests pass' while check 18 failed; an empty rubric label does not hide the real field", state: Contradicted, read: []int{2},
 		record: "## Rubric\n- [x] Server runs (2 pts)\n- [x] Boundary tests pass (4 pts)\n- [ ] Integration (2 pts)\n\nServer source created: main.go\nBoundary tests run: see rubric\nExact passage manually checked: lee 2026-12-02\nClient and transport: stdio\nIntegration demonstrated: pending\nUnverified behavior: HTTP\n",
 		failed: []string{"18"}, refuted: []string{"3: 18"}},
 	{why: "the record is missing entirely", state: Missing, record: "\n   \n"},
@@ -413,20 +418,33 @@ func TestLearnerRecords(t *testing.T) {
 		t.Errorf("%d records; the table is meant to hold at least 60", len(learnerRecords))
 	}
 	for _, lr := range learnerRecords {
-		t.Run(lr.why, func(t *testing.T) {
-			v := Judge(lr.record, classRun(lr.failed...))
-			if v.State != lr.state {
-				t.Errorf("state %s, want %s (%s)\nproblems %+v\ncontradictions %s\nunread %+v", v.State, lr.state, lr.why, v.Problems, refutedLines(v), v.Unread)
-			}
-			if lr.refuted != nil {
-				if diff := cmp.Diff(lr.refuted, refutedLines(v)); diff != "" {
-					t.Errorf("contradicted lines (-want +got):\n%s", diff)
-				}
-			}
-			if v.UnreadLines != lr.unread {
-				t.Errorf("%d unread claim lines, want %d: %+v", v.UnreadLines, lr.unread, v.Unread)
-			}
-		})
+		t.Run(lr.why, func(t *testing.T) { checkLearnerRecord(t, lr) })
+	}
+}
+
+// checkLearnerRecord grades one record of a table and compares its
+// state, its contradicted lines and the lines left to a person.
+func checkLearnerRecord(t *testing.T, lr learnerRecord) {
+	t.Helper()
+	run := classRun(lr.failed...)
+	for id, ev := range lr.evidence {
+		run.Find(id).Evidence = "FAIL: " + ev
+	}
+	v := Judge(lr.record, run)
+	if v.State != lr.state {
+		t.Errorf("state %s, want %s (%s)\nproblems %+v\ncontradictions %s\nunread %+v", v.State, lr.state, lr.why, v.Problems, refutedLines(v), v.Unread)
+	}
+	if lr.refuted != nil {
+		if diff := cmp.Diff(lr.refuted, refutedLines(v)); diff != "" {
+			t.Errorf("contradicted lines (-want +got):\n%s", diff)
+		}
+	}
+	var read []int
+	for _, q := range v.Unread {
+		read = append(read, q.Line)
+	}
+	if diff := cmp.Diff(lr.read, read); diff != "" {
+		t.Errorf("lines to read (-want +got):\n%s\n%+v", diff, v.Unread)
 	}
 }
 
@@ -454,8 +472,6 @@ func TestBlindSpots(t *testing.T) {
 		state                        State
 		unread                       int
 	}{
-		{"a claim in words the tables lack is neither read nor counted as unread (an instructor: contradicted)",
-			"the server behaves as specified", "Ana Lima 2026-12-01", "stdio", []string{"5"}, Consistent, 0},
 		{"an adverb outside the common words is taken for a name (an instructor: incomplete)",
 			"ran", "checked carefully, 2026-12-01", "stdio", nil, Consistent, 0},
 		{"a negation far from its verb is missed (an instructor: consistent)",

@@ -87,6 +87,12 @@ func parse(text string) parsed {
 		d := &docLine{srcLine: srcLine{N: i + 1, Text: raw}}
 		p.lines = append(p.lines, d)
 		t := strings.TrimSpace(raw)
+		if !inGen && !strings.HasPrefix(t, generatedBegin) {
+			// The line as Markdown: HTML, JSON, TOML and the field lists
+			// of other markups rewritten; the record's text is quoted.
+			raw = lineView(raw)
+			t = strings.TrimSpace(raw)
+		}
 		switch {
 		case strings.HasPrefix(t, generatedBegin):
 			inGen = true
@@ -180,6 +186,12 @@ func lineBody(raw string) (string, int) {
 		num = smallNumber(m[2])
 	}
 	body := clean(raw[len(m[0]):])
+	if m[1] != "" && num == 0 {
+		// "- [x] 5 symlink": the number after the box.
+		if n := leadNumRe.FindStringSubmatch(body); n != nil {
+			num = smallNumber(n[1])
+		}
+	}
 	// A task-list box says done or not done.
 	switch m[1] {
 	case "x", "X":
@@ -239,8 +251,9 @@ func labelLine(raw string) (name, value string, ok bool) {
 }
 
 var (
-	numberRe = regexp.MustCompile(`^\d+[.)]\s+`)
-	markRe   = regexp.MustCompile(`^[^\p{L}\p{N}_\s(\[]+\s*`)
+	numberRe  = regexp.MustCompile(`^\d+[.)]\s+`)
+	leadNumRe = regexp.MustCompile(`^(\d)[.):]?\s`)
+	markRe    = regexp.MustCompile(`^[^\p{L}\p{N}_\s(\[]+\s*`)
 )
 
 // labelText recognises "label: value", "label — value" and a label alone.
@@ -249,7 +262,7 @@ func labelText(s string) (name, value string, ok bool) {
 		if name, ok := lookupLabel(s[:i]); ok {
 			rest := s[i:]
 			rest = strings.TrimPrefix(strings.TrimPrefix(rest, ":"), "：")
-			return name, clean(rest), true
+			return name, yamlValue(clean(rest)), true
 		}
 	}
 	if loc := sepRe.FindStringIndex(s); loc != nil {
@@ -282,4 +295,14 @@ func stripEmphasis(s string) string {
 		parts[i] = emphRe.ReplaceAllString(parts[i], "")
 	}
 	return strings.Join(parts, "___")
+}
+
+// yamlValue is a value as YAML writes it: "|" or ">" open a block on the
+// lines that follow, and quotes are not part of it.
+func yamlValue(v string) string {
+	switch v {
+	case "|", ">", "|-", ">-", "|+", ">+":
+		return ""
+	}
+	return unquoteValue(v)
 }

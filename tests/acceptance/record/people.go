@@ -12,18 +12,18 @@ import (
 var months = func() map[string]int {
 	m := map[string]int{}
 	for n, names := range [][]string{
-		1:  {"january", "jan", "enero", "ene", "janvier", "janv", "januar", "janeiro", "gennaio"},
-		2:  {"february", "feb", "febrero", "fevrier", "fevr", "fev", "februar", "fevereiro", "febbraio"},
-		3:  {"march", "mar", "marzo", "mars", "marz", "marco"},
-		4:  {"april", "apr", "abril", "abr", "avril", "avr", "aprile"},
-		5:  {"may", "mayo", "mai", "maio", "maggio", "mag"},
-		6:  {"june", "jun", "junio", "juin", "juni", "junho", "giugno", "giu"},
-		7:  {"july", "jul", "julio", "juillet", "juil", "juli", "julho", "luglio", "lug"},
-		8:  {"august", "aug", "agosto", "ago", "aout"},
-		9:  {"september", "sep", "sept", "septiembre", "setiembre", "septembre", "setembro", "settembre"},
-		10: {"october", "oct", "octubre", "octobre", "oktober", "okt", "outubro", "ottobre", "ott"},
-		11: {"november", "nov", "noviembre", "novembre", "novembro"},
-		12: {"december", "dec", "diciembre", "dic", "decembre", "dezember", "dez", "dezembro", "dicembre"},
+		1:  {"january", "jan", "enero", "ene", "janvier", "janv", "januar", "janeiro", "gennaio", "januari", "styczen", "stycznia", "sty"},
+		2:  {"february", "feb", "febrero", "fevrier", "fevr", "fev", "februar", "fevereiro", "febbraio", "februari", "luty", "lutego", "lut"},
+		3:  {"march", "mar", "marzo", "mars", "marz", "marco", "maart", "maarta", "marzec", "marca"},
+		4:  {"april", "apr", "abril", "abr", "avril", "avr", "aprile", "kwiecien", "kwietnia", "kwi"},
+		5:  {"may", "mayo", "mai", "maio", "maggio", "mag", "mei", "maj", "maja"},
+		6:  {"june", "jun", "junio", "juin", "juni", "junho", "giugno", "giu", "czerwiec", "czerwca", "cze"},
+		7:  {"july", "jul", "julio", "juillet", "juil", "juli", "julho", "luglio", "lug", "lipiec", "lipca", "lip"},
+		8:  {"august", "aug", "agosto", "ago", "aout", "augustus", "sierpien", "sierpnia", "sie"},
+		9:  {"september", "sep", "sept", "septiembre", "setiembre", "septembre", "setembro", "settembre", "wrzesien", "wrzesnia", "wrz"},
+		10: {"october", "oct", "octubre", "octobre", "oktober", "okt", "outubro", "ottobre", "ott", "pazdziernik", "pazdziernika", "paz"},
+		11: {"november", "nov", "noviembre", "novembre", "novembro", "listopad", "listopada", "lis"},
+		12: {"december", "dec", "diciembre", "dic", "decembre", "dezember", "dez", "dezembro", "dicembre", "grudzien", "grudnia", "gru"},
 	} {
 		for _, name := range names {
 			m[name] = n
@@ -46,7 +46,7 @@ var (
 		}
 		return strings.Join(names, "|")
 	}()
-	isoDateRe = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})\b`)
+	isoDateRe = regexp.MustCompile(`\b(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:t\d|\b)`)
 	numDateRe = regexp.MustCompile(`\b(\d{1,2})[./-](\d{1,2})[./-](\d{4}|\d{2})\b`)
 	dotDateRe = regexp.MustCompile(`\b(\d{1,2})\.(\d{1,2})\.(?:\s|$|,)`)
 	// slashDateRe: "3/12" or "12/3" without a year, read both ways.
@@ -58,7 +58,11 @@ var (
 // datesIn finds the dates a text gives, as people write them. A date
 // without a year is read in year; a day-month-year written with numbers
 // may be read both ways (3/12 or 12/3), and both are returned.
-func datesIn(text string, year int) (found bool, dates [][]time.Time, rest string) {
+func datesIn(text string, ref time.Time) (found bool, dates [][]time.Time, rest string) {
+	year := 0
+	if !ref.IsZero() {
+		year = ref.Year()
+	}
 	t := fold(text)
 	add := func(y, m, d int, alt ...[3]int) {
 		var ds []time.Time
@@ -109,6 +113,12 @@ func datesIn(text string, year int) (found bool, dates [][]time.Time, rest strin
 		add(year, atoi(m[2]), atoi(m[1]), [3]int{year, atoi(m[1]), atoi(m[2])})
 	}
 	t = slashDateRe.ReplaceAllString(t, " ")
+	if rel, t2 := relativeDates(t, ref); len(rel) > 0 {
+		found, t = true, t2
+		for _, d := range rel {
+			dates = append(dates, []time.Time{d})
+		}
+	}
 	return found, dates, t
 }
 
@@ -140,6 +150,8 @@ var notNames = wordSet(`yes no not none pending checked check compared compare m
 	ja von der die das mit gegen im am und geprueft geprüft gepruft verglichen manuell von hand datei text textstelle identisch heute gestern
 	sim por o os as com contra em do da e verificado conferido manualmente mao arquivo texto trecho passagem igual hoje ontem
 	si da il lo gli le con contro nel del e verificato controllato manualmente mano file testo passaggio uguale oggi ieri
+	ja nee door gecontroleerd vergeleken handmatig bestand tekst vandaag gisteren met op de het een en van
+	tak nie przez sprawdzone sprawdzil sprawdzila porownane recznie plik tekst dzisiaj wczoraj z na i w do
 	st nd rd th er completion record practice practice-notes workshop exercise optional build project notes-server`)
 
 func wordSet(s string) map[string]bool {
@@ -152,11 +164,11 @@ func wordSet(s string) map[string]bool {
 
 // person says who the "manually checked" field names: ok when it names a
 // person; else why not (no one, or only a program).
-func person(text string, authorNamed bool, year int) (ok bool, why string) {
+func person(text string, authorNamed bool, ref time.Time) (ok bool, why string) {
 	if emailRe.MatchString(text) || handleRe.MatchString(text) {
 		return true, ""
 	}
-	_, _, t := datesIn(text, year)
+	_, _, t := datesIn(text, ref)
 	t = scriptRe.ReplaceAllString(t, " ")
 	programs := programRe.FindAllString(t, -1)
 	t = programRe.ReplaceAllString(t, " ")
@@ -182,7 +194,7 @@ func person(text string, authorNamed bool, year int) (ok bool, why string) {
 // namesAuthor reports whether the record names its author: an "Author:"
 // or "Name:" line (in any of the six languages), a signature, or a
 // heading "Completion record — Name".
-func namesAuthor(p parsed, year int) bool {
+func namesAuthor(p parsed, ref time.Time) bool {
 	for _, d := range p.lines {
 		if d.field != "" {
 			continue
@@ -205,7 +217,7 @@ func namesAuthor(p parsed, year int) bool {
 			who = append(who, m[1])
 		}
 		for _, w := range who {
-			if ok, _ := person(w, false, year); ok {
+			if ok, _ := person(w, false, ref); ok {
 				return true
 			}
 		}

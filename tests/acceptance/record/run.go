@@ -1,10 +1,10 @@
 // Package record reads a learner's completion record (the specification's
 // six "Completion record" fields, as in COMPLETION.md) as an instructor
-// reads it, and grades it against an acceptance run: missing, incomplete,
-// contradicted or consistent. Every contradiction quotes the record's line
-// beside the evidence of the check that refutes it; a claim line it cannot
-// read is counted and quoted, never taken as consistent; it never edits a
-// record. Generate writes a record for a run, which the same reader
+// reads it, and grades it against an acceptance run: missing, contradicted,
+// incomplete, review or consistent. Every contradiction quotes the record's
+// line beside the evidence of the check that refutes it; a line it does not
+// understand is quoted for a person to read (review), never taken as
+// consistent; it never edits a record. Generate writes a record for a run, which the same reader
 // recognises and compares with the run it is graded against.
 package record
 
@@ -16,6 +16,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // Run is the part of an acceptance run (`acceptance --json`) that a record
@@ -49,24 +51,16 @@ type N2 struct {
 
 // Check is one verdict of a run.
 type Check struct {
-	ID       string `json:"id"`
-	Section  string `json:"section"`
-	Title    string `json:"title"`
-	Status   string `json:"status"`
-	Evidence string `json:"evidence"`
-	Hint     string `json:"hint"`
+	ID       string        `json:"id"`
+	Section  string        `json:"section"`
+	Title    string        `json:"title"`
+	Status   checks.Status `json:"status"`
+	Evidence string        `json:"evidence"`
+	Hint     string        `json:"hint"`
 	// Notes change no status: check 16's name the files a runtime wrote
 	// by itself, which are not charged.
 	Notes []string `json:"notes,omitempty"`
 }
-
-// Statuses a check may have.
-const (
-	StatusPass = "pass"
-	StatusFail = "fail"
-	StatusWarn = "warn"
-	StatusSkip = "skip"
-)
 
 // ErrBadRun reports harness output that does not follow the contract.
 var ErrBadRun = errors.New("acceptance output not in the --json shape")
@@ -89,7 +83,7 @@ func (r *Run) validate() error {
 	if len(r.Checks) == 0 {
 		return errors.New("no checks")
 	}
-	counts := map[string]int{}
+	counts := map[checks.Status]int{}
 	seen := map[string]bool{}
 	for _, c := range r.Checks {
 		if c.ID == "" {
@@ -100,14 +94,14 @@ func (r *Run) validate() error {
 		}
 		seen[c.ID] = true
 		switch c.Status {
-		case StatusPass, StatusFail, StatusWarn, StatusSkip:
+		case checks.StatusPass, checks.StatusFail, checks.StatusWarn, checks.StatusSkip:
 			counts[c.Status]++
 		default:
 			return fmt.Errorf("check %s has status %q", c.ID, c.Status)
 		}
 	}
-	if counts[StatusPass] != r.Passed || counts[StatusFail] != r.Failed ||
-		counts[StatusWarn] != r.Warnings || counts[StatusSkip] != r.Skipped {
+	if counts[checks.StatusPass] != r.Passed || counts[checks.StatusFail] != r.Failed ||
+		counts[checks.StatusWarn] != r.Warnings || counts[checks.StatusSkip] != r.Skipped {
 		return fmt.Errorf("counts %d passed, %d failed, %d warnings, %d skipped disagree with the checks",
 			r.Passed, r.Failed, r.Warnings, r.Skipped)
 	}
@@ -118,7 +112,7 @@ func (r *Run) validate() error {
 func (r *Run) FailedIDs() []string {
 	var ids []string
 	for _, c := range r.Checks {
-		if c.Status == StatusFail {
+		if c.Status == checks.StatusFail {
 			ids = append(ids, c.ID)
 		}
 	}

@@ -31,12 +31,14 @@ var (
 	passRe = wordsRe(
 		"pass", "passes", "passed", "passing", "green", "ok", "okay", "works", "working", "worked", "succeed*", "success*",
 		"fine", "good", "correct", "correctly", "as expected", "confirmed", "handled", "rejected", "refused", "blocked", "denied",
-		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass",
+		"permitted", "allowed", "unchanged", "returns", "returned", "finds", "found", "rejects", "refuses", "blocks", "denies", "handles", "bounded", "held", "holds", "clean", "all good", "allpass", "came through", "got through", "answers", "answered", "responds", "replies with", "behave", "behaves", "behaved",
 		"pasa", "pasan", "paso", "pasaron", "superad*", "aprobad*", "funciona*", "correcto", "correctamente", "exito*", "verde", "rechazad*", "bloquead*", "sin cambios",
 		"reussi*", "passe", "passent", "passes", "fonctionne*", "marche", "vert", "verts", "rejete*", "refuse*", "bloque*", "inchange*",
 		"bestanden", "erfolgreich", "funktioniert", "grun", "gruen", "korrekt", "abgelehnt", "blockiert", "verweigert", "klappt", "unverandert",
 		"passou", "passaram", "passam", "aprovad*", "correto", "corretamente", "sucesso", "rejeitad*", "inalterad*",
 		"superat*", "passat*", "passa", "passano", "corrett*", "riuscit*", "rifiutat*", "bloccat*", "invariat*",
+		"geslaagd", "slaagt", "slagen", "werkt", "groen", "geweigerd", "geblokkeerd", "afgewezen", "ongewijzigd", "goed",
+		"zaliczon*", "przeszl*", "przechodz*", "dziala", "zielon*", "odrzucon*", "zablokowan*", "niezmienion*", "poprawnie",
 	)
 	// passSymRe: marks that say the same.
 	passSymRe = regexp.MustCompile(`✅|✓|✔|☑|🟢|\[x\]`)
@@ -49,6 +51,8 @@ var (
 		"fehlgeschlagen", "gescheitert", "nicht bestanden", "schlagt fehl", "rot", "kaputt",
 		"falhou", "falharam", "falha", "falham", "nao passou", "nao passa", "quebrad*",
 		"fallit*", "fallisce", "falliscono", "non passa", "non passano", "non superat*", "rott*",
+		"mislukt", "faalt", "gefaald", "niet geslaagd", "kapot",
+		"nie przeszedl", "nie przeszl*", "nie przechodzi", "niezaliczon*", "bled", "blad", "oblal", "nie dziala",
 	)
 	failSymRe = regexp.MustCompile(`❌|✗|✘|🔴|⛔|\bx\b\s*$`)
 	// planRe: words that put something in the future or leave it open.
@@ -60,6 +64,8 @@ var (
 		"ausstehend", "geplant", "noch nicht", "spater", "offen", "nicht getestet",
 		"pendente", "planejad*", "ainda nao", "a fazer", "nao testad*",
 		"in sospeso", "da fare", "non ancora", "in attesa", "non testat*",
+		"gepland", "nog niet", "later", "in afwachting", "niet getest",
+		"planowan*", "jeszcze nie", "oczekuj*", "nie testowan*", "w toku",
 	)
 	// ownRe: the learner's own tests, which this run cannot refute.
 	ownRe = regexp.MustCompile(`\bunit[- ]?tests?\b|\bunittest\b|\bpytest\b|\bgo test\b|\bnpm (?:run )?test\b|\byarn test\b|\bpnpm test\b|\bjest\b|\bvitest\b|\bmocha\b|\bcargo test\b|\bdeno test\b|\bnode --test\b|` +
@@ -75,6 +81,8 @@ var (
 		"nie", "niemals", "kein*", "nichts", "ohne",
 		"nenhum*", "sem", "nao",
 		"mai", "nessun*", "niente", "nulla", "senza", "non",
+		"nooit", "geen", "niets", "zonder", "niet",
+		"nigdy", "zaden", "zadn*", "nic", "bez", "nie",
 	)
 	// negPassRe: a pass verb negated, which admits a failure.
 	negPassRe = regexp.MustCompile(`\b(?:not|never|no|didn't|did not|doesn't|does not|nicht|nao|non|pas)\s+(?:all\s+|yet\s+|fully\s+)?(?:pass|passed|passing|bestanden|passou|passato|passati|superat\w*|reussi)\b`)
@@ -82,6 +90,7 @@ var (
 	exceptRe = wordsRe(
 		"except", "except for", "excepting", "apart from", "other than", "besides", "but", "all but", "save",
 		"excepto", "salvo", "menos", "pero", "sauf", "a part", "mais", "ausser", "bis auf", "aber", "exceto", "mas", "tranne", "eccetto", "ma",
+		"behalve", "maar", "oprocz", "z wyjatkiem", "ale",
 	)
 	// noFailRe: "0 failed" and its kin say the same as "all passed".
 	noFailRe = regexp.MustCompile(`\b(?:0|zero|no|none|nothing|ningun[oa]?|aucun[e]?|kein[e]?|nenhum[a]?|nessun[oa]?)\s+(?:checks?\s+|tests?\s+|pruebas?\s+|testes?\s+)?(?:failed|failures?|fails|failing|fallos?|fallaron|echecs?|echoue|fehler|fehlgeschlagen|falhas?|falharam|fallit[io])\b|\bnone\s+failed\b|\bnothing\s+failed\b`)
@@ -90,6 +99,11 @@ var (
 	// ratioRe: "8/8", "7 of 8", "27 de 29".
 	ratioRe = regexp.MustCompile(`\b(\d+)\s*(?:/|of|out of|de|sur|von|su|em)\s*(\d+)\b`)
 	// passedCountRe: the harness's own "N passed, M failed", in prose or pasted.
+	// keyCountRe: a count written as a key and its number, as in JSON
+	// or YAML ("passed": 29).
+	keyCountRe = regexp.MustCompile(`"?\b(passed|failed|warnings|skipped)"?\s*[:=]\s*(\d+)`)
+	// passedAloneRe: "29 passed", "29 checks pass", without a failed count.
+	passedAloneRe = regexp.MustCompile(`\b(\d+)\s+(?:checks?\s+|tests?\s+)?(?:passed|pass|passing|passaram|pasaron|bestanden|reussis|superati|passati|geslaagd|zaliczon\w*)\b`)
 	passedCountRe = regexp.MustCompile(`\b(\d+)\s+passed,\s+(\d+)\s+failed\b`)
 	// stdioRe: the stdio transport.
 	stdioRe = regexp.MustCompile(`\bstdio\b|\bstd\s?i/?o\b|\bstandard (?:input|i/o|in)\b|\bstdin\b`)
@@ -104,73 +118,16 @@ var (
 
 // scope words: what a claim speaks for when it names no test.
 var (
-	acceptanceScopeRe = regexp.MustCompile(`\bacceptance\b|\baceptacion\b|\bacceptation\b|\babnahme\w*|\bakzeptanz\w*|\baceitacao\b|\baccettazione\b|\b8\s*/\s*8\b|\b8 (?:of|out of|de|sur|von|su|em) 8\b|\ball 8\b|\beight\b|\bocho\b|\bhuit\b|\bacht\b|\boito\b|\bthe 8 tests\b|\bspec(?:ification)?(?:'s)? tests\b`)
-	boundaryScopeRe   = regexp.MustCompile(`\bboundary\b|\bboundaries\b|\bsecurity\b|\blimites\b|\bfrontera\b|\bgrenz\w*|\bfronteira\b|\bconfine\b|\bsicurezza\b|\bseguridad\b|\bsecurite\b|\bsicherheit\w*|\bseguranca\b|\bsandbox\b|\baccess\b`)
-	allScopeRe        = regexp.MustCompile(`\ball\b|\bevery\w*|\ballpass\b|\btodos?\b|\btodas\b|\btout\b|\btous\b|\btoutes\b|\balle[s]?\b|\btudo\b|\btutt[ioe]\b`)
+	acceptanceScopeRe = regexp.MustCompile(`\bacceptance\b|\baceptacion\b|\bacceptation\b|\babnahme\w*|\bakzeptanz\w*|\baceitacao\b|\baccettazione\b|\bacceptatie\w*|\bakceptacyjn\w*|\b8\s*/\s*8\b|\b8 (?:of|out of|de|sur|von|su|em) 8\b|\ball 8\b|\beight\b|\bocho\b|\bhuit\b|\bacht\b|\boito\b|\bthe 8 tests\b|\bspec(?:ification)?(?:'s)? tests\b`)
+	boundaryScopeRe   = regexp.MustCompile(`\bboundary\b|\bboundaries\b|\bsecurity\b|\blimites\b|\bfrontera\b|\bgrenz\w*|\bfronteira\b|\bconfine\b|\bsicurezza\b|\bseguridad\b|\bsecurite\b|\bsicherheit\w*|\bgrens\w*|\bgranic\w*|\bseguranca\b|\bsandbox\b|\baccess\b`)
+	allScopeRe        = regexp.MustCompile(`\balle\b|\bwszystk\w*|\bwszystko\b|\ball\b|\bevery\w*|\ballpass\b|\btodos?\b|\btodas\b|\btout\b|\btous\b|\btoutes\b|\balle[s]?\b|\btudo\b|\btutt[ioe]\b`)
 )
 
-// subjectWords maps words of the specification's tests to the test they
-// name, so that "the symlink test" or "prueba de enlace simbólico" is
-// read as test 5.
-var subjectWords = [9]*regexp.Regexp{
-	1: regexp.MustCompile(`\bsign[- ]?in\b|\bn2\b|\bexact passage\b|\bpasaje exacto\b|\bpassage exact\b|\bexakte (?:passage|textstelle)\b|\bpassagem exata\b|\bpassaggio esatto\b`),
-	2: regexp.MustCompile(`\babsent\b|\bno[- ]match\w*|\bmissing phrase\b|\bnon-?existent\b|\bnonexistent\b|\binvented\b|\bsin coincidencias\b|\bfrase ausente\b|\baucun resultat\b|\bphrase absente\b|\bkeine treffer\b|\bnicht vorhanden\w*|\bsem resultados\b|\bnessun risultato\b|\bfrase assente\b`),
-	3: regexp.MustCompile(`\bvalid file\b|\bread a (?:valid )?file\b|\binside (?:practice-data|the root|the folder)\b|\bfile inside\b|\barchivo valido\b|\bfichier valide\b|\bgultige datei\b|\barquivo valido\b|\bfile valido\b`),
-	4: regexp.MustCompile(`\btraversal\b|\.\./|\.\.\\|\boutside\.md\b|\babsolute[- ]paths?\b|\bparent (?:dir|directory|path)\w*|\bdot-?dot\b|\bruta absoluta\b|\bchemin absolu\b|\babsolute[rn]? pfad\w*|\bcaminho absoluto\b|\bpercorso assoluto\b|\btraversee\b|\brecorrido de rutas\b|\bcaller[- ]selected root\b|\broot argument\b`),
-	5: regexp.MustCompile(`\bsym-?links?\b|\bsymbolic links?\b|\benlaces? simbolicos?\b|\bliens? symboliques?\b|\bsymbolische[rn]? links?\b|\blinks? simbolicos?\b|\bcollegament[oi] simbolic[oi]\b`),
-	6: regexp.MustCompile(`\boversized?\b|\btoo (?:large|big|long)\b|\blarge (?:file|query)\b|\bbig file\b|\b100 ?kb\b|\b200[- ]char\w*|\blong query\b|\bsize limits?\b|\bdemasiado grande\b|\btrop (?:gros|grand|long)\w*|\bzu gross\w*|\bmuito grande\b|\btroppo grande\b|\bbounded errors?\b`),
-	7: regexp.MustCompile(`\bchecksums?\b|\bsha-?256\b|\bhash(?:es)?\b|\bmtimes?\b|\bsuma de verificacion\b|\bsommes? de controle\b|\bprufsumme\w*|\bsoma de verificacao\b`),
-	8: regexp.MustCompile(`\bdiscovery\b|\btools/list\b|\btools/call\b|\btool[- ]calls?\b|\blist tools\b|\bdescubrimiento\b|\bdecouverte\b|\berkennung\b|\bdescoberta\b|\bscoperta\b`),
-}
+var firstPersonRe = regexp.MustCompile(`\b(?:i|we|my|our|yo|nosotros|je|j'ai|nous|ich|wir|eu|nos|io|noi|ik|wij|ja|my)\b`)
 
-// checkSubjects maps words of the rules the harness checks beyond the
-// eight tests to the checks that own them, so that "except hard links"
-// names check 19.
-var checkSubjects = []struct {
-	re     *regexp.Regexp
-	checks []string
-}{
-	{regexp.MustCompile(`\bcase[- ]insensitiv\w*|\bcapitali[sz]ation\b|\bupper[- ]?case\b|\bmayusculas\b|\bmajuscules\b|\bgross-?\s?und kleinschreibung\b|\bmaiusculas\b|\bmaiuscole\b`), []string{"9", "10"}},
-	{regexp.MustCompile(`\bnon-?ascii\b|\bunicode\b|\baccent\w*|\bdiacritic\w*|\butf-?8\b`), []string{"10"}},
-	{regexp.MustCompile(`\bregex\w*|\bregular expressions?\b|\bliteral\b|\bglob\w*|\bwildcards?\b`), []string{"11"}},
-	{regexp.MustCompile(`\bempty quer\w*|\bblank quer\w*|\bwhitespace[- ]only\b|\bmissing quer\w*|\bnon-?string\b`), []string{"12"}},
-	{regexp.MustCompile(`\bdeterministic\w*|\bsame answer\b|\bidempoten\w*`), []string{"15"}},
-	{regexp.MustCompile(`\bhome\b|\btmpdir\b|\btemp (?:dir|folder)\w*|\bcaches?\b`), []string{"16"}},
-	{regexp.MustCompile(`\bsibling\b|\bprefix\b|\broot-old\b|\bstartswith\b`), []string{"17"}},
-	{regexp.MustCompile(`\bhard ?links?\b|\bhardlinks?\b|\bnlink\b`), []string{"19"}},
-	{regexp.MustCompile(`\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`), []string{"20"}},
-	{regexp.MustCompile(`\bprompt[- ]injection\b|\bgives? orders\b|\binclude directives?\b`), []string{"21"}},
-	{regexp.MustCompile(`\bunreadable\b|\bpermission denied\b|\bchmod 000\b|\bmode 000\b`), []string{"22"}},
-	{regexp.MustCompile(`\bping\b|\bjson-rpc errors?\b|\b-32601\b|\b-32700\b|\bprotocol basics\b`), []string{"8.1", "8.2", "8.3", "8.4", "8.5", "8.6", "8.7"}},
-}
-
-// A behaviour the specification forbids, stated as absent, speaks for the
-// checks that own its rule.
-type forbidden struct {
-	re     *regexp.Regexp
-	checks []string
-	claim  string
-	// firstPerson: the words also say what the learner did ("I didn't
-	// write a test"), so a clause in the first person is not read by it.
-	firstPerson bool
-	// positive states the rule kept without a negation ("read-only").
-	positive *regexp.Regexp
-}
-
-var firstPersonRe = regexp.MustCompile(`\b(?:i|we|my|our|yo|nosotros|je|j'ai|nous|ich|wir|eu|nos|io|noi)\b`)
-
-var forbiddenRules = []forbidden{
-	{re: regexp.MustCompile(`\babsolute paths? in (?:errors?|replies|messages?|output)\b|\bno (?:file ?system )?paths? (?:in|leak\w*)\b|\bunreadable\b`), checks: []string{"22"}, claim: "unreadable files and errors reveal no paths"},
-	{re: regexp.MustCompile(`\bwrit\w*|\bmodif\w*|\bdelet\w*|\bcreat\w* (?:files?|anything)\b|\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b|\bescrib\w*|\becri\w*|\bschreib\w*|\bgrava\w*|\bscriv\w*|\bborra\w*|\bsupprim\w*|\bloesch\w*|\blosch\w*|\bapag\w*|\bcancell\w*`), checks: []string{"7", "16"}, claim: "the server writes nothing", firstPerson: true,
-		positive: regexp.MustCompile(`\bread[- ]only\b|\bsolo lectura\b|\blecture seule\b|\bschreibgeschutzt\b|\bnur lesend\b|\bsomente leitura\b|\bsola lettura\b`)},
-	{re: regexp.MustCompile(`\binvent\w*|\bmade[- ]up\b|\bmakes? (?:anything|something|things) up\b|\bfabricat\w*|\bhallucinat\w*|\bsummar\w*|\bparaphras\w*|\binventad\w*|\binvente\w*|\berfunde\w*|\berfinde\w*|\binventat\w*|\bresum\w*|\bzusammenfass\w*|\briassun\w*`), checks: []string{"1", "2"}, claim: "no passage is invented or summarised"},
-	{re: regexp.MustCompile(`\boutside\b|\bbeyond\b|\bescape\w*|\bleak\w*|\bfuera\b|\bhors\b|\ben dehors\b|\bausserhalb\b|\bfora\b|\bfuori\b|\bfollow\w* (?:sym)?links?\b|\bsigue\w* enlaces\b|\bsuit (?:les )?liens\b`), checks: []string{"4", "5", "13", "17", "18", "21"}, claim: "nothing outside the practice folder is read or returned"},
-	{re: regexp.MustCompile(`\bexecut\w*|\bruns? (?:the )?(?:file )?contents\b|\binstructions?\b|\bobeys?\b|\bejecut\w*|\bausfuhr\w*|\bausgefuhrt\b|\bexecuta\w*|\besegu\w*|\bprompt injection\b`), checks: []string{"21"}, claim: "file contents are treated as data",
-		positive: regexp.MustCompile(`\b(?:treat\w*|handl\w*|read) (?:as|like) (?:plain )?data\b|\bas data\b|\bcomo datos\b|\bcomme des donnees\b|\bals daten\b|\bcomo dados\b|\bcome dati\b`)},
-	{re: regexp.MustCompile(`\b(?:other|extra|second|more|additional) tools?\b|\bonly one tool\b|\bsingle tool\b|\bone tool\b`), checks: []string{"14"}, claim: "the server offers one read-only tool",
-		positive: regexp.MustCompile(`\bonly one tool\b|\bsingle tool\b|\bjust one tool\b|\bone tool only\b`)},
-	{re: regexp.MustCompile(`\broot (?:argument|parameter|option)\b|\bcaller[- ]selected root\b|\bchoose the root\b|\bcaller can(?:not|'t) (?:choose|pick|select)\b`), checks: []string{"13"}, claim: "no caller-selected root"},
-}
+// ownWorkRe: what the learner did ("I didn't write a test"), which says
+// nothing of what the server does.
+var ownWorkRe = regexp.MustCompile(`\b(?:write|wrote|written|writing)\b.*\b(?:tests?|code|docs?|record)\b`)
 
 // unobservedRe: forbidden behaviours no check of this run observes
 // (network use, money): a claim of their absence is left to the reader.

@@ -308,6 +308,10 @@ func New(ctx context.Context, c Config) (*Sandbox, error) {
 	return sb, nil
 }
 
+// GiveFixtures gives a folder of fixtures planted after New to the
+// server's uid, as New gives Base.
+func (sb *Sandbox) GiveFixtures(dir string) error { return sb.own(dir) }
+
 // reachableSelf makes sure the server's uid may run the harness binary,
 // which the probe is: as root, a binary others may not run (built under
 // umask 077) is copied into the run's folders.

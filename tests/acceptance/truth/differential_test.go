@@ -126,11 +126,11 @@ func TestHardCasesAgainstSearch(t *testing.T) {
 
 // TestFixtureRootAgainstSearch runs the harness's kinds of query through
 // this repository's search over a root laid out as the harness lays out
-// its own (see harness/fixtures.go and traps.go: the practice data, the
-// nested, bounded, oversized, Unicode and instruction notes, links out of
-// the root and into it, a hard link, a FIFO, a directory named like a note,
-// a dangling link, a binary file and a file of mode 000) plus the hard
-// cases.
+// its own (see harness/fixtures.go and the Plantings of checks 20 and 22:
+// the practice data, the nested, bounded, oversized, Unicode and
+// instruction notes, links out of the root and into it, a hard link, a
+// FIFO, a directory named like a note, a dangling link, a binary file and
+// a file of mode 000) plus the hard cases.
 func TestFixtureRootAgainstSearch(t *testing.T) {
 	base := t.TempDir()
 	dir := filepath.Join(base, "root")

@@ -7,15 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/harness"
 )
 
-func report(status string) *harness.Report {
+func report(status checks.Status) *harness.Report {
 	r := &harness.Report{Date: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC), Server: "python3 s.py {root}"}
 	for _, id := range []string{"1", "8"} {
 		r.Checks = append(r.Checks, &harness.CheckResult{ID: id, Section: harness.SectionAcceptance, Title: "check " + id, Status: status, Evidence: "FAIL: seen"})
 	}
-	if status == harness.StatusFail {
+	if status == checks.StatusFail {
 		r.Failed = 2
 	} else {
 		r.Passed = 2
@@ -28,7 +29,7 @@ func report(status string) *harness.Report {
 func TestWriteLearnerRecord(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "COMPLETION.md")
-	if err := writeLearnerRecord(path, report(harness.StatusPass)); err != nil {
+	if err := writeLearnerRecord(path, report(checks.StatusPass)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
@@ -39,7 +40,7 @@ func TestWriteLearnerRecord(t *testing.T) {
 	if err := os.WriteFile(path, []byte(filled), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeLearnerRecord(path, report(harness.StatusFail)); err != nil {
+	if err := writeLearnerRecord(path, report(checks.StatusFail)); err != nil {
 		t.Fatal(err)
 	}
 	b, _ = os.ReadFile(path)
@@ -50,7 +51,7 @@ func TestWriteLearnerRecord(t *testing.T) {
 	if err := os.WriteFile(hand, []byte("Boundary tests run: all passed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if err := writeLearnerRecord(hand, report(harness.StatusPass)); err == nil {
+	if err := writeLearnerRecord(hand, report(checks.StatusPass)); err == nil {
 		t.Errorf("a hand-written record was overwritten")
 	}
 	if b, _ := os.ReadFile(hand); string(b) != "Boundary tests run: all passed\n" {

@@ -38,6 +38,43 @@ func main() {
 }
 
 func run() int {
+	o, code := parseFlags(os.Args[1:])
+	if o == nil {
+		return code
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := harness.Run(ctx, o.cfg)
+	if err != nil {
+		// The error may quote the server command or what the server wrote.
+		fmt.Fprintln(os.Stderr, "acceptance:", visible.Escape(err.Error(), ""))
+		return 2
+	}
+	if err := o.write(rep); err != nil {
+		fmt.Fprintln(os.Stderr, "acceptance:", err)
+		return 2
+	}
+	if rep.Failed > 0 {
+		return 1
+	}
+	return 0
+}
+
+// options are the command's flags: the run's configuration and what to
+// write of its report.
+type options struct {
+	cfg           harness.Config
+	record        string
+	learnerRecord string
+	evidenceFile  string
+	asJSON        bool
+	clientRuns    string
+	transcripts   string
+}
+
+// parseFlags reads the command line; it returns nil and the exit code
+// when the command ends there (help, or a usage error).
+func parseFlags(args []string) (*options, int) {
 	fs := flag.NewFlagSet("acceptance", flag.ContinueOnError)
 	server := fs.String("server", "", "server command line; {root} is replaced by the practice root (required)")
 	practice := fs.String("practice-data", "practice-data", "directory copied into the practice root")
@@ -64,106 +101,106 @@ func run() int {
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
-	if err := fs.Parse(os.Args[1:]); err != nil {
+	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			return 0
+			return nil, 0
 		}
-		return 2
+		return nil, 2
 	}
 	if *isolation != "auto" && *isolation != "off" {
 		fmt.Fprintf(os.Stderr, "acceptance: --isolation must be auto or off, not %q\n", *isolation)
-		return 2
+		return nil, 2
 	}
 	if *server == "" || fs.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "usage: acceptance --server 'COMMAND {root}' [--practice-data DIR] [--record FILE] [--json]")
-		return 2
+		return nil, 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	rep, err := harness.Run(ctx, harness.Config{
-		Server:          *server,
-		PracticeData:    *practice,
-		Timeout:         *timeout,
-		StartTimeout:    *startTimeout,
-		ExitTimeout:     *exitTimeout,
-		ProtocolVersion: *protocol,
-		ServerSource:    *source,
-		KeepTemp:        *keep,
-		Isolation:       *isolation,
-		Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
-		Slot:            *slot,
-		ServerDir:       *serverDir,
-	})
-	if err != nil {
-		// The error may quote the server command or what the server wrote.
-		fmt.Fprintln(os.Stderr, "acceptance:", visible.Escape(err.Error(), ""))
-		return 2
-	}
-	if *transcripts != "" {
-		if err := rep.WriteTranscripts(*transcripts); err != nil {
-			fmt.Fprintln(os.Stderr, "acceptance: writing transcripts:", err)
-			return 2
+	return &options{
+		cfg: harness.Config{
+			Server:          *server,
+			PracticeData:    *practice,
+			Timeout:         *timeout,
+			StartTimeout:    *startTimeout,
+			ExitTimeout:     *exitTimeout,
+			ProtocolVersion: *protocol,
+			ServerSource:    *source,
+			KeepTemp:        *keep,
+			Isolation:       *isolation,
+			Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
+			Slot:            *slot,
+			ServerDir:       *serverDir,
+		},
+		record: *record, learnerRecord: *learnerRecord, evidenceFile: *evidenceFile, asJSON: *asJSON,
+		clientRuns: *clientRuns, transcripts: *transcripts,
+	}, 0
+}
+
+// write prints the report and writes the files the flags ask for.
+func (o *options) write(rep *harness.Report) error {
+	if o.transcripts != "" {
+		if err := rep.WriteTranscripts(o.transcripts); err != nil {
+			return fmt.Errorf("writing transcripts: %w", err)
 		}
 	}
-	if *asJSON {
+	if o.asJSON {
 		enc := json.NewEncoder(os.Stdout)
 		enc.SetEscapeHTML(false)
 		enc.SetIndent("", "  ")
 		if err := enc.Encode(rep); err != nil {
-			fmt.Fprintln(os.Stderr, "acceptance:", err)
-			return 2
+			return err
 		}
 	} else {
 		rep.WriteText(os.Stdout)
 	}
-	if *record != "" {
-		evidence := *evidenceFile
-		if evidence == "" {
-			evidence = harness.EvidencePath(*record)
+	if o.record != "" {
+		if err := o.writeRecord(rep); err != nil {
+			return err
 		}
-		// Each file links to the other by a path relative to its own folder.
-		absRecord, err1 := filepath.Abs(*record)
-		absEvidence, err2 := filepath.Abs(evidence)
-		toEvidence, err3 := filepath.Rel(filepath.Dir(absRecord), absEvidence)
-		toRecord, err4 := filepath.Rel(filepath.Dir(absEvidence), absRecord)
-		if err := errors.Join(err1, err2, err3, err4); err != nil {
-			fmt.Fprintln(os.Stderr, "acceptance: --record, --evidence:", err)
-			return 2
-		}
-		var cr *harness.ClientRun
-		if *clientRuns != "" {
-			var why string
-			cr, why, err = harness.LoadClientRun(*clientRuns)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "acceptance: --client-runs:", err)
-				return 2
-			}
-			if why != "" {
-				// Not an error: the record then claims only this run.
-				fmt.Fprintln(os.Stderr, "acceptance: --client-runs: not used:", why)
-			}
-		}
-		if err := os.WriteFile(*record, []byte(rep.Record(filepath.ToSlash(toEvidence), cr)), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "acceptance: writing record:", err)
-			return 2
-		}
-		if err := os.WriteFile(evidence, []byte(rep.Evidence(filepath.ToSlash(toRecord))), 0o644); err != nil {
-			fmt.Fprintln(os.Stderr, "acceptance: writing evidence:", err)
-			return 2
-		}
-		fmt.Fprintln(os.Stderr, "acceptance: completion record written to", *record, "and its evidence to", evidence)
 	}
-	if *learnerRecord != "" {
-		if err := writeLearnerRecord(*learnerRecord, rep); err != nil {
-			fmt.Fprintln(os.Stderr, "acceptance: --learner-record:", err)
-			return 2
+	if o.learnerRecord != "" {
+		if err := writeLearnerRecord(o.learnerRecord, rep); err != nil {
+			return fmt.Errorf("--learner-record: %w", err)
 		}
-		fmt.Fprintf(os.Stderr, "acceptance: completion record for this run written to %s; fill in each ___\n", *learnerRecord)
+		fmt.Fprintf(os.Stderr, "acceptance: completion record for this run written to %s; fill in each ___\n", o.learnerRecord)
 	}
-	if rep.Failed > 0 {
-		return 1
+	return nil
+}
+
+// writeRecord writes the completion record and its evidence, each
+// linking to the other by a path relative to its own folder.
+func (o *options) writeRecord(rep *harness.Report) error {
+	evidence := o.evidenceFile
+	if evidence == "" {
+		evidence = harness.EvidencePath(o.record)
 	}
-	return 0
+	absRecord, err1 := filepath.Abs(o.record)
+	absEvidence, err2 := filepath.Abs(evidence)
+	toEvidence, err3 := filepath.Rel(filepath.Dir(absRecord), absEvidence)
+	toRecord, err4 := filepath.Rel(filepath.Dir(absEvidence), absRecord)
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		return fmt.Errorf("--record, --evidence: %w", err)
+	}
+	var cr *harness.ClientRun
+	if o.clientRuns != "" {
+		var why string
+		var err error
+		cr, why, err = harness.LoadClientRun(o.clientRuns)
+		if err != nil {
+			return fmt.Errorf("--client-runs: %w", err)
+		}
+		if why != "" {
+			// Not an error: the record then claims only this run.
+			fmt.Fprintln(os.Stderr, "acceptance: --client-runs: not used:", why)
+		}
+	}
+	if err := os.WriteFile(o.record, []byte(rep.Record(filepath.ToSlash(toEvidence), cr)), 0o644); err != nil {
+		return fmt.Errorf("writing record: %w", err)
+	}
+	if err := os.WriteFile(evidence, []byte(rep.Evidence(filepath.ToSlash(toRecord))), 0o644); err != nil {
+		return fmt.Errorf("writing evidence: %w", err)
+	}
+	fmt.Fprintln(os.Stderr, "acceptance: completion record written to", o.record, "and its evidence to", evidence)
+	return nil
 }
 
 // usage prints the flags from the flag set itself, so the help that

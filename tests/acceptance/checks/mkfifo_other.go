@@ -1,9 +1,7 @@
 //go:build !unix
 
-package harness
+package checks
 
 import "errors"
 
 func mkfifo(string) error { return errors.New("FIFOs are not supported on this system") }
-
-func unreadableFilesPossible() bool { return false }

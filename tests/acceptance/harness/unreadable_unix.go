@@ -4,8 +4,6 @@ package harness
 
 import "syscall"
 
-func mkfifo(p string) error { return syscall.Mkfifo(p, 0o644) }
-
 // unreadableFilesPossible reports whether a mode-000 file would stop this
 // process from reading it (not so for root).
 func unreadableFilesPossible() bool { return syscall.Geteuid() != 0 }

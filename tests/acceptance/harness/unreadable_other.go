@@ -1,0 +1,5 @@
+//go:build !unix
+
+package harness
+
+func unreadableFilesPossible() bool { return false }
