@@ -22,10 +22,10 @@ var gradingOutputs = map[string]func(t *testing.T) string{
 		return out
 	},
 	"grading-case-sensitive": func(t *testing.T) string {
-		return checkBlock(t, "9", "--server", "python3 tests/acceptance/testdata/learners/python/server.py --root {root} --defect case-sensitive")
+		return checkBlock(t, "9", "--seed", "1", "--server", "python3 tests/acceptance/testdata/learners/python/server.py --root {root} --defect case-sensitive")
 	},
 	"grading-fifo": func(t *testing.T) string {
-		return checkBlock(t, "20", "--timeout", "2s", "--server", "python3 tests/acceptance/testdata/learners/python/server.py --root {root} --defect fifo")
+		return checkBlock(t, "20", "--seed", "1", "--timeout", "2s", "--server", "python3 tests/acceptance/testdata/learners/python/server.py --root {root} --defect fifo")
 	},
 }
 

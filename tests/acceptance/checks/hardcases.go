@@ -7,6 +7,7 @@ import (
 	"strings"
 	"unicode"
 
+	"practice-notes/tests/acceptance/diagnose"
 	"practice-notes/tests/acceptance/truth"
 )
 
@@ -44,6 +45,7 @@ func judgeHardCases(f *Facts) []Finding {
 	// notes), not how it compares text: only a server that reached the
 	// hard-case notes is charged for what it missed among them.
 	reached := false
+	var replies []diagnose.Reply
 	for _, p := range probes {
 		ex, ok := f.step(hardStep(p.Query))
 		a, known := f.answer(p.Query)
@@ -54,6 +56,7 @@ func judgeHardCases(f *Facts) []Finding {
 		for _, h := range a.Hits {
 			reached = reached || namesFile(rd, h.File)
 		}
+		replies = append(replies, hardReply(rd, a))
 	}
 	for _, p := range probes {
 		ex, ok := f.step(hardStep(p.Query))
@@ -68,14 +71,17 @@ func judgeHardCases(f *Facts) []Finding {
 				continue // a hit missed is judged below, not as a passage
 			}
 			if bad := inexact(f, rd, h); bad != "" {
+				m := diagnose.Passage(hardTree(), h, rd.Strings)
 				out = append(out, Finding{Owner: check1, Step: ex.Step,
-					Msg:  fmt.Sprintf("%q: the passage of %s line %d is not its paragraph byte for byte: %s (the probe looks for %s)", p.Query, h.File, h.StartLine, bad, p.Catches),
-					Hint: "Return the paragraph exactly as the file holds it: read the file as bytes or UTF-8 without newline translation, keep every CR, and cut at offsets of the original text, never of a lowercased or folded copy."})
+					Msg:  fmt.Sprintf("%q: the passage of %s line %d is not its paragraph byte for byte: %s (%s)", p.Query, h.File, h.StartLine, bad, m),
+					Hint: diagnose.Of(m).Hint})
 			}
 		}
 		if len(miss) > 0 && reached {
+			d := diagnoseMiss(hardReply(rd, a), replies)
 			out = append(out, Finding{Warn: true, Step: ex.Step,
-				Msg: fmt.Sprintf("%q missed %s of the true answer (the probe looks for %s)", p.Query, hitList(miss), p.Catches)})
+				Msg:  fmt.Sprintf("%q missed %s of the true answer: %s", p.Query, hitList(miss), d.Mistake),
+				Hint: d.Hint})
 		}
 	}
 	return out

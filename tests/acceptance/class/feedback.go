@@ -99,6 +99,9 @@ func writeFeedback(w io.Writer, r *Result) error {
 	if run := r.RunParsed; run != nil && run.Isolation != "" {
 		p("- %s\n", isolationLine(run.Isolation))
 	}
+	if run := r.RunParsed; run != nil && run.Seed != 0 {
+		p("- %s\n", seedLine(run.Seed))
+	}
 	p("\n")
 
 	ns := serverNeverStarted(r)

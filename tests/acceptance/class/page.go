@@ -82,6 +82,7 @@ dd { margin: 0 0 0.25em 3em; }
 <p>Server command: <code>{{.Command}}</code></p>
 <p>Result: {{.Result}}. Feedback: <a href="{{.MD}}">{{.File}}.md</a>; full result and transcript: <a href="{{.JSON}}">{{.File}}.json</a>.</p>
 {{if .Isolation}}<p>{{.Isolation}}</p>
+{{end}}{{if .Seed}}<p>{{.Seed}}</p>
 {{end}}{{if .Stderr}}<p>The harness's last words:</p>
 <pre>{{.Stderr}}</pre>
 {{end}}{{with .NoStart}}<h3 id="{{.Anchor}}">The server did not start</h3>
@@ -167,12 +168,12 @@ type pageCheck struct {
 type pageNoStart struct{ Anchor, How, Stderr, Stdout, Cause, NotRun string }
 
 type pageLearner struct {
-	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Record, Stderr, Regenerate string
-	NoStart                                                                              *pageNoStart
-	Contradictions                                                                       []pageContradiction
-	Problems, Notes                                                                      []string
-	Unread, OwnTests                                                                     []pageQuote
-	Checks                                                                               []pageCheck
+	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Seed, Record, Stderr, Regenerate string
+	NoStart                                                                                    *pageNoStart
+	Contradictions                                                                             []pageContradiction
+	Problems, Notes                                                                            []string
+	Unread, OwnTests                                                                           []pageQuote
+	Checks                                                                                     []pageCheck
 }
 
 type pageView struct {
@@ -219,6 +220,9 @@ func writePage(w io.Writer, results []*Result) error {
 			row.Graded = true
 			row.Passed, row.Failed, row.Warnings = run.Passed, run.Failed, run.Warnings
 			lv.Isolation = isolationLine(run.Isolation)
+			if run.Seed != 0 {
+				lv.Seed = htmlText(seedLine(run.Seed))
+			}
 			for _, id := range ids {
 				c := run.Find(id)
 				if c == nil {

@@ -103,6 +103,7 @@ func (r *Report) WriteText(w io.Writer) {
 		fmt.Sprintf("practice root: %s/root (fresh temp dir, %s)", r.TempDir, map[bool]string{true: "kept", false: "removed after the run"}[r.TempKept]),
 		fmt.Sprintf("client: %s, %s; transport %s; %s; server %q", r.HarnessSDK, r.HarnessGo, r.Transport, r.protocols(), r.ServerInfo),
 		"isolation: " + r.Isolation,
+		fmt.Sprintf("generated cases: seed %d (replay with --seed %d)", r.Seed, r.Seed),
 		r.resourcesLine(),
 		r.shapeLine(),
 	}

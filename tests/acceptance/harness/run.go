@@ -53,6 +53,9 @@ type Config struct {
 	// folder of the grader's it sees under isolation (read-only); empty:
 	// the current folder.
 	ServerDir string
+	// Seed builds the generated phase's root and queries; 0 draws one.
+	// The report states it, and the same seed replays the phase.
+	Seed uint64
 }
 
 // Check8ProtocolVersion is requested through initialize in check 8 unless
@@ -87,6 +90,8 @@ type Report struct {
 	Processes        int            `json:"processes"`
 	Skipped          int            `json:"skipped"`
 	DurationMs       int64          `json:"durationMs"`
+	// Seed is the generated phase's seed: --seed replays it.
+	Seed uint64 `json:"seed"`
 
 	transcripts []recordedTranscript
 }
@@ -197,6 +202,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		return nil, err
 	}
 	r.rep.Isolation = sb.Isolation()
+	r.rep.Seed = cfg.Seed
+	if r.rep.Seed == 0 {
+		r.rep.Seed = drawSeed()
+	}
 	f, d, l := checks.FileCounts(before)
 	r.rep.FixtureCounts = fmt.Sprintf("%d files, %d directories, %d symlinks", f, d, l)
 	for _, def := range checks.All() {
@@ -207,6 +216,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	r.otherToolsGroup(ctx, cfg.ProtocolVersion)
 	r.check7(before)
 	r.check16()
+	r.generatedPhase(ctx)
 	r.verdicts()
 	r.rep.DurationMs = time.Since(start).Milliseconds()
 	return r.rep, nil

@@ -38,6 +38,8 @@ type Run struct {
 	Warnings   int     `json:"warnings"`
 	Skipped    int     `json:"skipped"`
 	Checks     []Check `json:"checks"`
+	// Seed is the generated cases' seed: --seed replays them.
+	Seed uint64 `json:"seed,omitempty"`
 }
 
 // N2 is where the harness found the N2 passage, and whether the reply

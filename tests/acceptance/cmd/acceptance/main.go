@@ -98,6 +98,7 @@ func parseFlags(args []string) (*options, int) {
 	slot := fs.Int("slot", 0, "parallel slot of this run: as root, the server runs as a uid of the slot's own")
 	transcripts := fs.String("record-transcripts", "", "write each check's recorded exchanges, facts and verdict into this folder as ID.txtar, for checks judged from recorded facts, and each run-wide rule's as rule-NAME.txtar (copy them under tests/acceptance/checks/testdata/transcripts to make them tests)")
 	serverDir := fs.String("server-dir", "", "the folder the server lives in (default: the current folder): it starts there, and under isolation it is the one folder of the grader's, besides the system's and the toolchains', that it sees, read-only")
+	seed := fs.Uint64("seed", 0, "seed of the generated cases (the report states the one a run drew): the same seed replays them exactly; 0 draws one")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
 	fs.Usage = func() { usage(fs) }
@@ -129,6 +130,7 @@ func parseFlags(args []string) (*options, int) {
 			Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
 			Slot:            *slot,
 			ServerDir:       *serverDir,
+			Seed:            *seed,
 		},
 		record: *record, learnerRecord: *learnerRecord, evidenceFile: *evidenceFile, asJSON: *asJSON,
 		clientRuns: *clientRuns, transcripts: *transcripts,

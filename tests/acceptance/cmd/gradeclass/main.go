@@ -27,6 +27,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,6 +67,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	} {
 		limits = append(limits, fs.String(l.name, "", l.usage))
 	}
+	seed := fs.Uint64("seed", 0, "seed of the generated cases, passed to the harness: every learner gets the same cases, and a learner's page states the seed that replays theirs (default: each run draws its own)")
 	completion := fs.String("completion", "", "grade this completion record against -run instead of grading a class")
 	runFile := fs.String("run", "", "a saved `acceptance --json` run, for -completion")
 	if err := fs.Parse(args); err != nil {
@@ -104,6 +106,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if *startTimeout > 0 {
 		g.HarnessArgs = append(g.HarnessArgs, "--start-timeout", startTimeout.String())
+	}
+	if *seed > 0 {
+		g.HarnessArgs = append(g.HarnessArgs, "--seed", strconv.FormatUint(*seed, 10))
 	}
 	// Every learner runs inside limits of its own, so that one cannot
 	// starve the others.

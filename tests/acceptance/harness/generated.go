@@ -1,0 +1,85 @@
+package harness
+
+import (
+	"context"
+	"encoding/binary"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/generate"
+)
+
+// generatedDir is the folder of the run's temp folder that holds the
+// generated root, beside the practice root.
+const generatedDir = "generated"
+
+// drawSeed returns a seed for the generated phase: never 0, which
+// Config.Seed reads as "draw one".
+func drawSeed() uint64 {
+	b := newSeed()
+	return binary.LittleEndian.Uint64(b[:]) | 1
+}
+
+// generatedPhase plants the root of the run's seed (package generate)
+// and searches it in a server process of its own. It runs once check 7
+// has compared the fixtures, so that planting and changing the generated
+// notes is no change of theirs; its findings go to the checks whose rules
+// they break.
+func (r *runner) generatedPhase(ctx context.Context) {
+	if r.notStarted != "" {
+		return
+	}
+	set := generate.Build(r.rep.Seed)
+	root := filepath.Join(r.lay.Base, generatedDir)
+	c := r.checks["1"]
+	if err := os.Mkdir(root, 0o755); err != nil {
+		c.note("the generated phase did not run: %v", err)
+		return
+	}
+	if err := set.Plant(root); err != nil {
+		c.note("the generated phase did not run: %v", err)
+		return
+	}
+	home, tmp, err := r.processDirs(generatedDir)
+	if err != nil {
+		c.note("the generated phase did not run: preparing HOME and TMPDIR: %v", err)
+		return
+	}
+	s, err := startSession(ctx, c.ID, sessionConfig{command: r.cfg.Server, root: root, timeout: r.cfg.Timeout,
+		startTimeout: r.cfg.StartTimeout, protocolVersion: r.cfg.ProtocolVersion, sb: r.sb, home: home, tmp: tmp})
+	if err != nil {
+		c.note("the generated phase did not run: %v", err)
+		if s != nil {
+			s.stop(r.cfg.ExitTimeout)
+		}
+		return
+	}
+	r.rep.Processes++
+	g := &checks.Generated{Seed: set.Seed, Before: set.Tree(), After: set.Changed(), Queries: map[string]string{}, Changed: map[string]bool{}}
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	send := func(q generate.Query, after bool) {
+		if s.exited() || s.stuck != "" {
+			return
+		}
+		step := fmt.Sprintf("generated %d: %s", len(g.Queries)+1, q.From)
+		g.Queries[step] = q.Text
+		g.Changed[step] = after
+		w.CallTool(step, "search_notes", map[string]any{"query": q.Text})
+	}
+	for _, q := range set.Before {
+		send(q, false)
+	}
+	if err := set.Change(root); err != nil {
+		c.note("the generated phase's notes could not be changed: %v", err)
+	} else {
+		for _, q := range set.After {
+			send(q, true)
+		}
+	}
+	s.stop(r.cfg.ExitTimeout)
+	g.Exchanges = w.recorded
+	g.AnswerGenerated()
+	r.apply(c, checks.JudgeGenerated(g), w.shown)
+}
