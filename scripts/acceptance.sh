@@ -74,6 +74,7 @@ if [[ $have_server -eq 0 ]]; then
 	sdk="$(go -C "$repo" list -m -f '{{.Path}} {{.Version}}' github.com/modelcontextprotocol/go-sdk 2>/dev/null || echo 'MCP Go SDK')"
 	args+=(
 		--server "$(printf '%q' "$tmp/practice-notes") serve -root {root}"
+		--server-dir "$tmp"
 		--server-source "this repository's Go server (${files% }) at commit ${commit}${dirty}, built by scripts/acceptance.sh with $(go env GOVERSION) against ${sdk}"
 	)
 fi

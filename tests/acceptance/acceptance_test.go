@@ -202,6 +202,7 @@ func TestGoLearnerServer(t *testing.T) {
 	defer cancel()
 	rep, err := harness.Run(ctx, harness.Config{
 		Server:       bin + " -root {root}",
+		ServerDir:    binDir,
 		PracticeData: testPracticeData,
 		ExitTimeout:  2 * time.Second,
 	})

@@ -103,7 +103,7 @@ func TestAddingACheck(t *testing.T) {
 	}
 	for server, want := range map[string]string{"reference": "PASS 99 ", "no-size-limit": "FAIL 99 "} {
 		rec := filepath.Join(dir, "recorded-"+server)
-		cmd := exec.Command(filepath.Join(bin, "acceptance"), "--server", filepath.Join(bin, server)+" serve -root {root}",
+		cmd := exec.Command(filepath.Join(bin, "acceptance"), "--server", filepath.Join(bin, server)+" serve -root {root}", "--server-dir", bin,
 			"--practice-data", filepath.Join(dir, "tests", "acceptance", "testdata", "practice-data"), "--record-transcripts", rec)
 		var stdout bytes.Buffer
 		cmd.Stdout = &stdout

@@ -42,6 +42,7 @@ var hostiles = []hostile{
 	{name: "read the grader's environment", script: "environ.sh"},
 	{name: "chmod and read the mode-000 note", script: "unlock.sh"},
 	{name: "take 4 GiB", script: "memory.sh", wantFail: allChecks(), want: "stopped: memory limit of 1 GiB reached"},
+	{name: "reserve 70 GB of address space at start, as Bun 1.3 does", script: "reserve.sh"},
 	{name: "start 400 processes", script: "processes.sh", want: "the limit of 256 processes and threads was reached"},
 	{name: "kill every process it sees and signal the harness", script: "killall.sh", args: []string{"PID"}},
 	{name: "terminal escapes and a huge line on stdout", script: "escapes.sh", wantFail: []string{"8"}, want: `non-JSON-RPC stdout line: "\x1b[2J`},
@@ -232,8 +233,12 @@ func hostilesAsUser(t *testing.T, wd string) {
 		}
 		return nil
 	})
+	noCgroup := ""
 	for _, h := range hostiles {
 		t.Run(h.name, func(t *testing.T) {
+			if h.script == "memory.sh" && noCgroup != "" {
+				t.Skip("SKIP: uid 65534 gets no cgroup here, so the memory in use is not bounded (the data limit is set above what runtimes reserve), and taking 4 GiB would succeed: " + noCgroup)
+			}
 			args := []string{"sh", filepath.Join(dir, "testdata", "hostile", h.script), "{root}"}
 			for _, a := range h.args {
 				switch a {
@@ -253,7 +258,9 @@ func hostilesAsUser(t *testing.T, wd string) {
 			cmd := exec.CommandContext(ctx, setpriv, "--reuid=65534", "--regid=65534", "--clear-groups", "--",
 				bin, "--json", "--practice-data", filepath.Join(dir, "testdata", "practice-data"), "--exit-timeout", "2s",
 				"--server", strings.Join(args, " "))
-			cmd.Dir = dir
+			// The server's folder, the one it sees, holds the scripts and
+			// not the grader's home beside them.
+			cmd.Dir = filepath.Join(dir, "testdata")
 			cmd.Env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + home, "PN_GRADER_TOKEN=grader-secret"}
 			var stdout, stderr bytes.Buffer
 			cmd.Stdout, cmd.Stderr = &stdout, &stderr
@@ -264,6 +271,9 @@ func hostilesAsUser(t *testing.T, wd string) {
 			}
 			if !strings.HasPrefix(rep.Isolation, "process group;") {
 				t.Skip("SKIP: no sandbox for an ordinary user here: " + rep.Isolation)
+			}
+			if _, why, ok := strings.Cut(rep.Isolation, "; no cgroup ("); ok {
+				noCgroup = why
 			}
 			judgeHostile(t, h, &rep, graderDirs{cache: filepath.Join(home, ".cache"), home: home, outside: outside})
 		})

@@ -53,6 +53,7 @@ func TestFixtureServers(t *testing.T) {
 			defer cancel()
 			rep, err := harness.Run(ctx, harness.Config{
 				Server:       bin + " serve -root {root}",
+				ServerDir:    binDir,
 				PracticeData: testPracticeData,
 			})
 			if err != nil {
@@ -86,7 +87,7 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, code := runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data)
+	out, code := runScript(t, "--server", bin+" serve -root {root}", "--server-dir", binDir, "--practice-data", data)
 	status := checkTextOutput(t, out)
 	if code != 1 || status["8"] != "FAIL" || !strings.HasSuffix(strings.TrimSpace(out), " passed, 1 failed") {
 		t.Errorf("banner server: exit %d, want 1 with FAIL 8 and 1 failed", code)
@@ -95,7 +96,7 @@ func TestScriptAgainstBrokenServer(t *testing.T) {
 		t.Errorf("text output lacks the evidence or the hint of FAIL 8")
 	}
 
-	out, code = runScript(t, "--server", bin+" serve -root {root}", "--practice-data", data, "--json")
+	out, code = runScript(t, "--server", bin+" serve -root {root}", "--server-dir", binDir, "--practice-data", data, "--json")
 	var rep harness.Report
 	if err := json.Unmarshal([]byte(out), &rep); err != nil {
 		t.Fatalf("--json output does not parse: %v", err)
@@ -240,7 +241,7 @@ func installedVersion(pkgJSON string) string {
 	return p.Version
 }
 
-// TestServerThatNeverStarts grades commands that exit at once, hang or
+// TestServerThatNeverStarts grades commands that exit at once, abort, hang or
 // flood stdout: each is still graded, every check fails with the reason, and
 // only the first check waits for the timeout.
 func TestServerThatNeverStarts(t *testing.T) {
@@ -248,6 +249,9 @@ func TestServerThatNeverStarts(t *testing.T) {
 		name, server, why string
 	}{
 		{"exits at once", "echo 'cannot open root' >&2; exit 3", "exited"},
+		// A runtime aborting under a limit, as Bun 1.3 did under a data
+		// limit: the signal and the limits are named.
+		{"aborts at start", "sh -c 'kill -ABRT $$'", "exit status 134) before completing initialize; killed by signal 6 (aborted) at start, under the limits (rlimits, each process): "},
 		{"hangs", "sleep 30", "no initialize answer within"},
 		{"floods stdout", "yes 'not json'", "no initialize answer within"},
 	}

@@ -27,6 +27,7 @@ func TestStartFailsOverTraps(t *testing.T) {
 	defer cancel()
 	rep, err := harness.Run(ctx, harness.Config{
 		Server:       "sh -c '" + script + "' server {root} " + bin,
+		ServerDir:    binDir,
 		PracticeData: testPracticeData,
 		ExitTimeout:  2 * time.Second,
 	})

@@ -40,6 +40,7 @@ func TestToolsThatChangeAreNeverCalled(t *testing.T) {
 			defer cancel()
 			rep, err := harness.Run(ctx, harness.Config{
 				Server:       bin + " serve -root {root}",
+				ServerDir:    binDir,
 				PracticeData: testPracticeData,
 				ExitTimeout:  2 * time.Second,
 				Isolation:    isolation,

@@ -75,5 +75,6 @@ var check12 = &Check{
 		v.Summary = fmt.Sprintf("%d of %d refused, %d answered with no passage", refused, len(check12Cases), empty)
 		return v
 	},
-	Says: `\bempty quer\w*|\bblank quer\w*|\bwhitespace[- ]only\b|\bmissing quer\w*|\bnon-?string\b`,
+	Says:  `\bempty quer\w*|\bblank quer\w*|\bwhitespace[- ]only\b|\bmissing quer\w*|\bnon-?string\b`,
+	Parts: parts12,
 }

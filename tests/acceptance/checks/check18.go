@@ -23,5 +23,6 @@ var check18 = &Check{
 	Judge:    check18Links.judge,
 	Test:     5,
 	Says:     `\bsymlinked director\w*|\blink chains?\b|\bchains? of (?:relative )?links\b|\bdirectory links?\b|` + saysSymlink,
+	Parts:    parts18,
 	Forbids:  forbidsOutside,
 }

@@ -60,8 +60,9 @@ var check20 = &Check{
 		v.Summary = strings.Join(parts, "; ")
 		return v
 	},
-	Test: 6,
-	Says: `\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`,
+	Test:  6,
+	Says:  `\bfifos?\b|\bnamed pipes?\b|\bdangling\b|\bbinary files?\b|\bdirectory named\b`,
+	Parts: parts20,
 }
 
 // check20Traps are the files a naive reader trips on, planted around

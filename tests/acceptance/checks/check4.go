@@ -185,6 +185,7 @@ var check4 = &Check{
 	},
 	Test:    4,
 	Says:    saysTraversal,
+	Parts:   parts4,
 	Forbids: forbidsOutside,
 }
 

@@ -41,3 +41,52 @@ var parts8 = []Part{
 	{Says: `\bexit\w* (?:when|on|after|once) (?:stdin|eof|end of (?:input|stdin))\b|\bstdin (?:is )?clos\w*|\bshuts? down when\b|\bquits? (?:when|on) eof\b`,
 		Findings: `after stdin closed`},
 }
+
+// finding selects the findings a judge emits, not the transcript lines
+// quoted under them, so a part is broken only by what its judge said.
+const finding = `^(?:FAIL|WARN): `
+
+// Check 4's rules: the parent path ../outside.md, and an absolute path
+// outside the root. A finding names the path, the URI or the leaked
+// file's label; outside.md is the ../ file whichever way it was asked.
+var parts4 = []Part{
+	{Says: `\.\./|\.\.\\|\boutside\.md\b|\bparent (?:dir|directory|path)\w*|\bdot-?dot\b`,
+		Findings: finding + `.*(?:\.\.(?:/|\\|%2F)|"\.\."|%2E%2E|%2e%2e|outside\.md)`},
+	{Says: `\babsolute[- ]paths?\b|\bruta absoluta\b|\bchemin absolu\b|\babsolute[rn]? pfad\w*|\bcaminho absoluto\b|\bpercorso assoluto\b|\babsoluut pad\b|\bsciezk\w* bezwzgledn\w*`,
+		Findings: finding + `.*(?:absolute|file://)`},
+}
+
+// Check 12's rules, one per kind of query: each finding starts with the
+// label of the call that broke it.
+var parts12 = []Part{
+	{Says: `\bempty quer\w*|\bempty strings?\b|\bblank quer\w*`,
+		Findings: finding + `"" `},
+	{Says: `\bwhitespace[- ]only\b|\bonly (?:white ?)?spaces\b|\bspaces? only\b`,
+		Findings: finding + `" +" `},
+	{Says: `\bmissing quer\w*|\bno query (?:argument|at all)\b|\bquery (?:argument )?(?:is )?missing\b|\bnull quer\w*|\bquery null\b`,
+		Findings: finding + `(?:no query argument|query null) `},
+	{Says: `\bnon-?string\b|\bnumeric quer\w*|\bquer\w* (?:that is |as )?(?:a )?(?:number|integer|array)\b`,
+		Findings: finding + `query (?:42|\[)`},
+}
+
+// Check 18's rules: the symlinked directory and the chain of relative
+// links, told apart by the fixture or link a finding names.
+var parts18 = []Part{
+	{Says: `\bsymlinked director\w*|\bdirectory (?:sym)?links?\b|\blinked-dir\b`,
+		Findings: finding + `.*(?:linked-dir|outside folder behind)`},
+	{Says: `\blink chains?\b|\bchains? of (?:relative )?(?:sym)?links\b|\bchain-1\.md\b`,
+		Findings: finding + `.*(?:chain-1\.md|chain-2\.md|chain-target|symlink chain)`},
+}
+
+// Check 20's traps. Only a trap named as a result is tied to one trap;
+// a search that hangs or fails over all four at once is tied to none.
+var parts20 = []Part{
+	{Says: `\bfifos?\b|\bnamed pipes?\b|\bpipe-note\.md\b`,
+		Findings: finding + `.*pipe-note\.md`},
+	{Says: `\bdirector(?:y|ies) named\b|\bfolder named\b|\bfolder\.md\b|\bdirectory called\b`,
+		Findings: finding + `.*folder\.md`},
+	{Says: `\bdangling\b|\bbroken (?:sym)?links?\b`,
+		Findings: finding + `.*dangling-note\.md`},
+	{Says: `\bbinary files?\b|\b(?:non|invalid)[- ]utf-?8\b|\bbinary-note\.md\b`,
+		Findings: finding + `.*binary-note\.md`},
+}

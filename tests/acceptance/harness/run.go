@@ -49,6 +49,10 @@ type Config struct {
 	// parallel run (grade-class's -j), so that runs do not share a
 	// process budget or each other's files.
 	Slot int
+	// ServerDir is the folder the server lives in and starts in, the one
+	// folder of the grader's it sees under isolation (read-only); empty:
+	// the current folder.
+	ServerDir string
 	// Seed builds the generated phase's root and queries; 0 draws one.
 	// The report states it, and the same seed replays the phase.
 	Seed uint64
@@ -188,7 +192,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Limits = sandbox.DefaultLimits()
 	}
 	sb, err := sandbox.New(ctx, sandbox.Config{Base: lay.Base, Isolation: cfg.Isolation, Limits: cfg.Limits, Slot: cfg.Slot,
-		Locked: lay.lockedPaths(), Keep: cfg.KeepTemp})
+		Locked: lay.lockedPaths(), Keep: cfg.KeepTemp, Dir: cfg.ServerDir})
 	if err != nil {
 		return nil, fmt.Errorf("preparing the server's environment: %w", err)
 	}

@@ -535,7 +535,11 @@ func (s *session) whyNotStarted(cctx context.Context, garbled <-chan struct{}, c
 	}
 	select {
 	case <-s.done:
-		return fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+		why := fmt.Sprintf("the process exited (%v) before completing initialize", s.waitErr)
+		if sig := s.sb.StartSignal(s.cmd.ProcessState.ExitCode()); sig != "" {
+			why += "; " + sig
+		}
+		return why
 	case <-time.After(200 * time.Millisecond): // time to reap a process that just exited
 		if errors.Is(cctx.Err(), context.DeadlineExceeded) {
 			return fmt.Sprintf("no initialize answer within %s", cfg.startTimeout)

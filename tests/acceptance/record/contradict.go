@@ -2,6 +2,7 @@ package record
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strings"
@@ -264,7 +265,13 @@ func (cr *claimReader) judgeReading(d *docLine, r reading, admitted map[string][
 			r.exceptTests = append(r.exceptTests, admitted[""]...)
 			r.exceptChecks = append(r.exceptChecks, admittedChecks[""]...)
 		}
-		cr.refute(d, r.claimWords(), refuting(r, cr.run))
+		ids := refuting(r, cr.run)
+		cr.refute(d, r.claimWords(), ids)
+		if len(ids) == 0 {
+			if id := untied(r, cr.run); id != "" {
+				cr.quote(&cr.v.Unread, d, "check "+id+" failed, and no finding of it names the rule this line speaks of or another rule of the check")
+			}
+		}
 	}
 }
 
@@ -473,4 +480,31 @@ func brokenRule(c *Check, only []*regexp.Regexp) bool {
 		}
 	}
 	return false
+}
+
+// untied returns a failed check that a claim names only by some of its
+// rules when none of the check's findings is tied to any of its rules
+// (check 20's search that hangs over four traps at once): the failure
+// may be the claim's rule, so a person reads it rather than the reader
+// guessing either way.
+func untied(r reading, run *Run) string {
+	skip := map[string]bool{}
+	for _, id := range r.exceptChecks {
+		skip[id] = true
+	}
+	for _, t := range r.exceptTests {
+		for _, id := range testChecks(t) {
+			skip[id] = true
+		}
+	}
+	for _, id := range slices.Sorted(maps.Keys(r.only)) {
+		c := run.Find(id)
+		if c == nil || c.Status != checks.StatusFail || skip[id] {
+			continue
+		}
+		if i := slices.IndexFunc(catalog, func(s subject) bool { return s.id == id }); i >= 0 && !brokenRule(c, catalog[i].partFindings()) {
+			return id
+		}
+	}
+	return ""
 }

@@ -83,6 +83,7 @@ func parse(text string) parsed {
 	// line) owns what follows up to the next label or heading.
 	paragraph := false
 	inCode, inGen := false, false
+	var merged spans
 	for i, raw := range strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n") {
 		d := &docLine{srcLine: srcLine{N: i + 1, Text: raw}}
 		p.lines = append(p.lines, d)
@@ -90,7 +91,7 @@ func parse(text string) parsed {
 		if !inGen && !strings.HasPrefix(t, generatedBegin) {
 			// The line as Markdown: HTML, JSON, TOML and the field lists
 			// of other markups rewritten; the record's text is quoted.
-			raw = lineView(raw)
+			raw = lineView(merged.row(raw))
 			t = strings.TrimSpace(raw)
 		}
 		switch {

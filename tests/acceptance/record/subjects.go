@@ -126,7 +126,8 @@ func subjectsIn(t string) spoken {
 			}
 		}
 		switch {
-		case s.says.MatchString(rest):
+		case s.says.MatchString(rest), len(found) == len(s.parts) && len(found) > 1:
+			// Every rule of the check named is the whole check.
 			sp.checks = append(sp.checks, s.id)
 		case len(found) > 0:
 			sp.checks = append(sp.checks, s.id)
@@ -177,4 +178,13 @@ var testTitles = [9]string{
 	6: "test 6 (oversized file and query give bounded errors)",
 	7: "test 7 (checksums unchanged)",
 	8: "test 8 (tool discovery and tool call)",
+}
+
+// partFindings are the findings of all the subject's parts.
+func (s subject) partFindings() []*regexp.Regexp {
+	out := make([]*regexp.Regexp, 0, len(s.parts))
+	for _, p := range s.parts {
+		out = append(out, p.findings)
+	}
+	return out
 }

@@ -1,9 +1,10 @@
 // Package sandbox runs a grader's untrusted server processes: each in a
 // fresh HOME and TMPDIR, a minimal environment, under limits, and on Linux,
-// where the kernel allows it, in private namespaces with a read-only mount
-// tree, no network, no privileges and none of the grader's files but the
-// toolchains'. What held is measured by a probe, never assumed, and said in
-// one sentence for the report.
+// where the kernel allows it, in private namespaces with a root of its own
+// holding only its folder, the run's folders and the system's and
+// toolchains' folders (visible_linux.go), no network and no privileges.
+// What held is measured by a probe, never assumed, and said in one
+// sentence for the report.
 //
 // Lifecycle:
 //
@@ -21,7 +22,7 @@
 //     ([Sandbox.ProcessDirs]), builds the process ([Sandbox.Command], with
 //     [Sandbox.Env]) and starts it ([Sandbox.Start]). The stage is the
 //     first process of new mount, network and PID namespaces: it waits
-//     until it is in the run's cgroup, builds the mount tree, drops every
+//     until it is in the run's cgroup, builds the server's root, drops every
 //     privilege and starts the server's command line under its own uid.
 //     When the server exits the stage exits, and the kernel kills all the
 //     server left behind in its PID namespace. [Terminate] and [Kill] end

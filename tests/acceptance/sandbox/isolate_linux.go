@@ -28,9 +28,10 @@ import (
 //
 // The harness starts the stage as the first process of fresh mount,
 // network and PID namespaces (in a user namespace too when the grader is
-// not root). The stage makes every mount read-only except the run's own
-// folders, overlays the Go build cache, hides the grader's home but for the
-// toolchain folders, mounts a /proc for the new PID namespace, sets the
+// not root). The stage builds a root of the server's own holding only the
+// folders it may see (tree_linux.go), every mount read-only except the
+// run's own folders, overlays the Go build cache, mounts a /proc for the
+// new PID namespace, sets the
 // limits, empties the bounding set, sets no_new_privs and starts the server
 // under its own identity: as root, the slot's uid and gid; otherwise uid
 // 1000 in a nested user and mount namespace, so that the mounts it
@@ -40,11 +41,11 @@ import (
 
 // command builds the process for one server command line.
 func (sb *Sandbox) Command(line string) *exec.Cmd {
-	cfg := stageConfig{Argv: []string{"/bin/sh", "-c", line}, Limits: sb.limits, UID: -1, GID: -1, Hold: sb.cg != nil}
+	cfg := stageConfig{Argv: []string{"/bin/sh", "-c", line}, Limits: sb.limits, Data: sb.dataLimit(), UID: -1, GID: -1, Hold: sb.cg != nil}
 	var env []string
 	if sb.isolated {
 		env = sb.isolate(&cfg, true)
-		cfg.Argv[2] = limitScript(sb.limits, sb.cg == nil) + line
+		cfg.Argv[2] = limitScript(sb.limits, sb.dataLimit(), sb.cg == nil) + line
 	}
 	return sb.stage(cfg, env)
 }
@@ -58,6 +59,7 @@ func (sb *Sandbox) stage(cfg stageConfig, env []string) *exec.Cmd {
 	}
 	cmd := exec.Command(sb.self)
 	cmd.Env = append(env, stageEnvKey+"="+string(b))
+	cmd.Dir = sb.dir // "": the current folder
 	if !cfg.Isolate {
 		// No namespaces: the limits, in a process group of its own.
 		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -74,9 +76,7 @@ func (sb *Sandbox) isolate(cfg *stageConfig, stack bool) []string {
 	cfg.Writable = sb.writable
 	cfg.Locked = sb.locked
 	cfg.UID, cfg.GID = sb.uid, sb.gid
-	if sb.hideHome != "" {
-		cfg.Hide, cfg.Expose, cfg.View = sb.hideHome, sb.expose, filepath.Join(sb.aux, "home-view")
-	}
+	cfg.Root, cfg.Visible, cfg.Dir = filepath.Join(sb.aux, "root"), sb.visible, sb.dir
 	var env []string
 	if o := sb.nextOverlay(stack); o != nil {
 		cfg.Overlay = o
@@ -175,7 +175,7 @@ func (sb *Sandbox) probe(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	pc := probeConfig{Home: home, Outside: filepath.Dir(sb.aux), Locked: locked, Cache: sb.goCache,
-		Secret: homeSecret(sb.hideHome, sb.expose), Hidden: sb.hideHome}
+		Secret: homeSecret(sb.home, sb.visible), Beside: besideFolder(sb.project)}
 	if sb.cg != nil {
 		pc.Cgroup = filepath.Base(sb.cg.dirs[0])
 	}
@@ -237,10 +237,21 @@ func homeSecret(home string, expose []string) string {
 // and says what held. Anything short of the whole sandbox falls back to
 // the process group, saying why and what is then not protected.
 func probeIsolation(ctx context.Context, sb *Sandbox) (bool, string) {
-	for _, d := range sb.expose {
-		if err := os.MkdirAll(filepath.Join(sb.aux, "home-view", filepath.Base(d)), 0o755); err != nil {
-			return false, sb.fallback(err.Error())
+	if sb.dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return false, sb.fallback("the current folder, where the server starts, is unknown: " + err.Error())
 		}
+		sb.dir = wd
+	}
+	dir, err := filepath.Abs(sb.dir)
+	if err != nil {
+		return false, sb.fallback("the server's folder: " + err.Error())
+	}
+	sb.dir, sb.project = dir, projectDir(dir, sb.home)
+	sb.visible = visiblePaths(sb.project, sb.home, sb.env, sb.goCache)
+	if err := os.Mkdir(filepath.Join(sb.aux, "root"), 0o755); err != nil {
+		return false, sb.fallback(err.Error())
 	}
 	broke, err := sb.probe(ctx)
 	if err != nil {
@@ -254,17 +265,18 @@ func probeIsolation(ctx context.Context, sb *Sandbox) (bool, string) {
 	if sb.uid >= 0 {
 		who = fmt.Sprintf("as uid and gid %d, not root (no capabilities, no_new_privs)", sb.uid)
 	}
-	hidden := ""
-	if sb.hideHome != "" {
-		var names []string
-		for _, d := range sb.expose {
-			names = append(names, filepath.Base(d))
-		}
-		hidden = fmt.Sprintf("; the grader's home %s hidden", sb.hideHome)
-		if len(names) > 0 {
-			hidden += " but for " + strings.Join(names, ", ") + " (read-only)"
+	var system, tools []string
+	for _, d := range sb.visible {
+		switch {
+		case d == sb.project:
+		case slices.Contains(systemDirs, d):
+			system = append(system, d)
+		default:
+			tools = append(tools, d)
 		}
 	}
+	sees := fmt.Sprintf("; of the grader's files it saw only its own folder (read-only), the run's own folders, and read-only the system's (%s) and the toolchains' (%s)",
+		strings.Join(system, ", "), strings.Join(tools, ", "))
 	inCgroup := ""
 	if sb.cg != nil {
 		inCgroup = ", and ran inside the run's cgroup"
@@ -272,8 +284,8 @@ func probeIsolation(ctx context.Context, sb *Sandbox) (bool, string) {
 	return true, fmt.Sprintf("process group; the server ran %s, in private mount, network and PID namespaces%s; %s. "+
 		"A probe inside the sandbox, before the first check, could not remount or mount, not remount in a user namespace of its own, "+
 		"not write outside the run's folders nor into the grader's Go build cache (each process builds into a layer of its own over it and over those of the run's ended processes), "+
-		"not read nor chmod a mode-000 file, not read the grader's hidden home, saw no network but loopback and only its own processes%s",
-		who, hidden, sb.limitsSentence(), inCgroup)
+		"not read nor chmod a mode-000 file, not read the grader's home nor see what is beside its folder, saw no network but loopback and only its own processes%s",
+		who, sees, sb.limitsSentence(), inCgroup)
 }
 
 func (sb *Sandbox) fallback(why string) string {

@@ -26,8 +26,10 @@ type probeConfig struct {
 	Outside string `json:"outside"` // the folder the run's folders live in
 	Locked  string `json:"locked"`  // a mode-000 file of the grader's
 	Cache   string `json:"cache,omitempty"`
-	Secret  string `json:"secret,omitempty"` // a file of the grader's hidden home
-	Hidden  string `json:"hidden,omitempty"` // the hidden home
+	Secret  string `json:"secret,omitempty"` // a file of the grader's home, not to be seen
+	// Beside is what lies next to the server's folder (a classmate's
+	// folder in a class): it must not be there at all.
+	Beside string `json:"beside,omitempty"`
 	// Cgroup names the run's cgroup, which the probe must be in.
 	Cgroup string `json:"cgroup,omitempty"`
 	// UserNS: this is the second probe, root of a user namespace of its
@@ -95,6 +97,9 @@ func probeAll(cfg probeConfig) []string {
 	if cfg.Secret != "" && readable(cfg.Secret) {
 		broke = append(broke, "read-grader-home")
 	}
+	if cfg.Beside != "" && exists(cfg.Beside) {
+		broke = append(broke, "see-beside-its-folder")
+	}
 	if readable(cfg.Locked) {
 		broke = append(broke, "read-locked")
 	} else if os.Chmod(cfg.Locked, 0o644) == nil {
@@ -138,7 +143,7 @@ func probeUserNS(cfg probeConfig) []string {
 	if remountRW("/") || created(filepath.Join(cfg.Outside, ".pn-probe-userns")) {
 		broke = append(broke, "remount-in-userns")
 	}
-	if cfg.Hidden != "" && unix.Unmount(cfg.Hidden, unix.MNT_DETACH) == nil {
+	if unix.Unmount("/", unix.MNT_DETACH) == nil {
 		broke = append(broke, "unmount-in-userns")
 	}
 	if cfg.Secret != "" && readable(cfg.Secret) {

@@ -30,6 +30,9 @@ func TestRuntimesLeaveNoFilesOfTheirOwn(t *testing.T) {
 	if err := os.Chmod(src, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// The server's folder, the one it sees of the grader's files, is the
+	// one the sandbox is made in.
+	t.Chdir(src)
 	files := map[string]string{
 		"go.mod":     "module tiny\n\ngo 1.22\n",
 		"main.go":    "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(\"built and ran\") }\n",
@@ -136,6 +139,7 @@ func TestRuntimeFilesListedNotCharged(t *testing.T) {
 	if err := os.Chmod(src, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	t.Chdir(src) // the server's folder
 	files := map[string]string{
 		"helper.py":  "WORD = 'imported'\n",
 		"program.py": "import sys\nsys.dont_write_bytecode = False\nimport helper\nprint(helper.WORD)\n",

@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"practice-notes/tests/acceptance/visible"
@@ -30,10 +31,10 @@ import (
 // root or root-equivalent: as root, under an unprivileged uid and gid of
 // its own per parallel slot; as an ordinary user, as a non-zero uid in a
 // user namespace of its own. It has no capabilities and no_new_privs,
-// every mount is read-only except the run's own folders (set up before it
-// starts, and locked), the grader's home is hidden except the toolchain
-// folders it needs, there is no network and it sees only its own
-// processes. What held is measured by a probe before the first check
+// it sees of the grader's files only its own folder, the system's and the
+// toolchains' (read-only) and the run's own folders (writable; set up
+// before it starts, and locked), there is no network and it sees only its
+// own processes. What held is measured by a probe before the first check
 // (see probe), never assumed. Where no isolation is possible (macOS,
 // Windows, containers that forbid namespaces, --isolation off) the server
 // runs in its own process group with the grader's rights, and the report
@@ -55,10 +56,11 @@ type Sandbox struct {
 	// goCache is the grader's Go build cache: each process gets an
 	// overlay of it, writes landing in folders of the run.
 	goCache string
-	// hideHome is the grader's home, hidden under an empty read-only
-	// folder except the entries in expose.
-	hideHome string
-	expose   []string
+	// home is the grader's home. Under isolation the server sees of the
+	// grader's files only visible (read-only; see visible_linux.go) and
+	// the run's folders, and starts in dir, inside project.
+	home, dir, project string
+	visible            []string
 	// locked are files the stage binds read-only over themselves (the
 	// mode-000 trap of check 22), so that a server whose uid maps to the
 	// grader's cannot chmod them.
@@ -87,10 +89,11 @@ const innerUID = 1000
 // per parallel slot: far above any account's uid.
 const slotUIDBase = 2_000_000_000
 
-// Limits bound what one server process may take. Memory is its data
-// (RLIMIT_DATA: heap and private writable mappings, which go, node and
-// python all honour), Processes counts the processes and threads of its
-// uid, CPUTime is per process, FileSize is the largest file it may write.
+// Limits bound what one server process may take. Memory is the memory in
+// use of the run's processes together, where a cgroup measures it (see
+// dataLimit where none does), Processes counts the processes and threads
+// of the run (of its uid without a cgroup), CPUTime is per process,
+// FileSize is the largest file it may write.
 type Limits struct {
 	Memory    int64
 	Processes int
@@ -105,6 +108,25 @@ func DefaultLimits() Limits {
 	return Limits{Memory: 1 << 30, Processes: 256, CPUTime: 5 * time.Minute, OpenFiles: 1024, FileSize: 64 << 20}
 }
 
+// noCgroupData is the data-segment limit (RLIMIT_DATA) of a server
+// process where no cgroup measures memory in use. RLIMIT_DATA counts
+// private writable mappings as they are made, touched or not, and
+// runtimes reserve far more than they use: Bun 1.3 maps about 70 GB at
+// start and aborts under any data limit of 4 GiB or less. So the limit is
+// set above what current runtimes reserve, and memory in use is then not
+// bounded by the harness, which the report says.
+const noCgroupData = 128 << 30
+
+// dataLimit is the RLIMIT_DATA of each server process: none where the
+// run's cgroup bounds the memory in use (a reservation is not use),
+// noCgroupData otherwise.
+func (sb *Sandbox) dataLimit() int64 {
+	if sb.cg != nil {
+		return 0
+	}
+	return max(sb.limits.Memory, noCgroupData)
+}
+
 // limitsSentence says which limits held and by what mechanism.
 func (sb *Sandbox) limitsSentence() string {
 	if runtime.GOOS != "linux" {
@@ -112,22 +134,23 @@ func (sb *Sandbox) limitsSentence() string {
 	}
 	if sb.cg != nil {
 		// The processes limit is the cgroup's alone (see limitScript).
-		return "limits (rlimits, each process): " + sb.limits.perProcess() + "; and " + sb.cg.describe(sb.limits)
+		return "limits (rlimits, each process): " + sb.limits.perProcess() +
+			", and no limit on data segments or address space, which runtimes reserve without using (the cgroup measures memory in use); and " + sb.cg.describe(sb.limits)
 	}
-	return "limits (rlimits, each process): " + sb.limits.String() + "; no cgroup (" + sb.cgWhy + ")"
+	return "limits (rlimits, each process): " + sb.limits.String() + fmt.Sprintf(", data segments up to %s (RLIMIT_DATA, set that high because it counts address space runtimes reserve without using it: Bun 1.3 about 70 GB; without a cgroup the memory in use is not bounded)", sizeName(sb.dataLimit())) +
+		"; no cgroup (" + sb.cgWhy + ")"
 }
 
 // perProcess names the limits set on each process when a cgroup bounds
 // the run's processes.
 func (l Limits) perProcess() string {
-	return fmt.Sprintf("%s of memory, %s of CPU time, %d open files, files up to %s",
-		sizeName(l.Memory), l.CPUTime, l.OpenFiles, sizeName(l.FileSize))
+	return fmt.Sprintf("%s of CPU time, %d open files, files up to %s", l.CPUTime, l.OpenFiles, sizeName(l.FileSize))
 }
 
-// String names the limits for the report.
+// String names the limits for the report where no cgroup bounds the run.
 func (l Limits) String() string {
-	return fmt.Sprintf("%s of memory, %d processes and threads, %s of CPU time a process, %d open files, files up to %s",
-		sizeName(l.Memory), l.Processes, l.CPUTime, l.OpenFiles, sizeName(l.FileSize))
+	return fmt.Sprintf("%d processes and threads, %s of CPU time a process, %d open files, files up to %s",
+		l.Processes, l.CPUTime, l.OpenFiles, sizeName(l.FileSize))
 }
 
 func sizeName(n int64) string {
@@ -167,6 +190,10 @@ type Config struct {
 	// Keep leaves the run's folders (homes, temp folders, caches) for
 	// inspection; the cgroup is removed in any case.
 	Keep bool
+	// Dir is the folder the server lives in: under isolation the one
+	// folder of the grader's, but the system's and the toolchains', that
+	// it sees (read-only), and where it starts. Empty: the current folder.
+	Dir string
 }
 
 // New prepares the sandbox of one run: its folders, the servers'
@@ -261,7 +288,7 @@ func New(ctx context.Context, c Config) (*Sandbox, error) {
 	if os.Geteuid() == 0 {
 		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
 	}
-	sb.hideHome, sb.expose = homeExposure(home, env, sb.goCache)
+	sb.home, sb.dir = home, c.Dir
 	if err := sb.reachableSelf(); err != nil {
 		return nil, err
 	}
@@ -302,48 +329,6 @@ func (sb *Sandbox) reachableSelf() error {
 		return fmt.Errorf("copying the harness for the probe: %w", err)
 	}
 	return os.Chmod(sb.self, 0o755) // whatever the umask
-}
-
-// homeExposure decides which entries of the grader's home a server may
-// see (read-only): those holding a folder on PATH, the Go module cache,
-// GOROOT, the current folder or a learner's folder. The rest of the home
-// (keys, shell history, the Go build cache the harness is built from) is
-// hidden.
-func homeExposure(home string, env []string, goCache string) (string, []string) {
-	if home == "" || home == "/" {
-		return "", nil
-	}
-	var need []string
-	for _, kv := range env {
-		k, v, _ := strings.Cut(kv, "=")
-		switch k {
-		case "PATH":
-			need = append(need, filepath.SplitList(v)...)
-		case "GOMODCACHE", "GOROOT", "GOPATH", "CARGO_HOME", "RUSTUP_HOME", "PYENV_ROOT", "NODE_PATH":
-			need = append(need, v)
-		}
-	}
-	if wd, err := os.Getwd(); err == nil {
-		need = append(need, wd)
-	}
-	need = append(need, os.TempDir()) // the run's own folders live there
-	var expose []string
-	for _, p := range need {
-		rel, err := filepath.Rel(home, p)
-		if err != nil || rel == "." || !filepath.IsLocal(rel) {
-			continue
-		}
-		top := filepath.Join(home, strings.Split(filepath.ToSlash(rel), "/")[0])
-		if goCache != "" && (top == goCache || strings.HasPrefix(goCache, top+string(filepath.Separator)) && top == filepath.Dir(goCache)) {
-			// ~/.cache holds the build cache: expose nothing of it.
-			continue
-		}
-		if _, err := os.Stat(top); err == nil && !slices.Contains(expose, top) {
-			expose = append(expose, top)
-		}
-	}
-	sort.Strings(expose)
-	return home, expose
 }
 
 // goEnv asks the go command for the cache locations it would use with the
@@ -542,7 +527,11 @@ func (sb *Sandbox) Counts() Counts {
 // (its exit code, what it said on stderr) and from what the run's cgroup
 // counted since the process started (since), or "".
 func (sb *Sandbox) LimitHit(stderr string, code int, since Counts) string {
-	if hit := sb.limits.limitHit(stderr, code); hit != "" {
+	memory := "memory limit of " + sizeName(sb.limits.Memory)
+	if runtime.GOOS == "linux" && sb.cg == nil {
+		memory = "data limit of " + sizeName(sb.dataLimit())
+	}
+	if hit := sb.limits.limitHit(stderr, code, memory); hit != "" {
 		return hit
 	}
 	switch now := sb.Counts(); {
@@ -564,17 +553,31 @@ var (
 const sigXCPU, sigXFSZ = 24, 25
 
 // limitHit names the limit a process ran into, from how it ended and
-// what it said on stderr, or "".
-func (l Limits) limitHit(stderr string, code int) string {
+// what it said on stderr, or "". memory names the limit an allocation
+// failure reached.
+func (l Limits) limitHit(stderr string, code int, memory string) string {
 	switch {
 	case code == 128+sigXCPU || strings.Contains(stderr, "CPU time limit exceeded"):
 		return fmt.Sprintf("stopped: CPU time limit of %s reached", l.CPUTime)
 	case code == 128+sigXFSZ || strings.Contains(stderr, "File size limit exceeded"):
 		return fmt.Sprintf("stopped: file size limit of %s reached", sizeName(l.FileSize))
 	case memoryHitRe.MatchString(stderr):
-		return fmt.Sprintf("stopped: memory limit of %s reached", sizeName(l.Memory))
+		return "stopped: " + memory + " reached"
 	case processHitRe.MatchString(stderr):
 		return fmt.Sprintf("limited: the limit of %d processes and threads was reached", l.Processes)
 	}
 	return ""
+}
+
+// StartSignal says, for a server process that ended before it answered
+// initialize with exit code code, which signal killed it and under which
+// limits, when the code says a signal did (a shell, and the stage, exit
+// with 128 plus the signal's number): a runtime that aborts at start
+// under a limit names neither. "" otherwise.
+func (sb *Sandbox) StartSignal(code int) string {
+	if code <= 128 || code > 128+64 || runtime.GOOS != "linux" {
+		return ""
+	}
+	sig := syscall.Signal(code - 128)
+	return fmt.Sprintf("killed by signal %d (%s) at start, under the %s", int(sig), sig, sb.limitsSentence())
 }

@@ -4,9 +4,11 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -68,10 +70,18 @@ func TestStageSetsTheLimits(t *testing.T) {
 			t.Fatalf("no %q in the sandbox's /proc/self/limits:\n%s", l, out)
 		}
 	}
-	wantLimits := map[string]string{"Max data size": "314572800", "Max processes": "77", "Max cpu time": "33", "Max open files": "99", "Max file size": "5242880"}
+	wantLimits := map[string]string{"Max data size": strconv.FormatInt(noCgroupData, 10), "Max processes": "77", "Max cpu time": "33", "Max open files": "99", "Max file size": "5242880"}
 	if sb.cg != nil {
-		// The run's cgroup holds the processes limit instead (see
-		// limitScript).
+		// The run's cgroup holds the processes and memory limits instead
+		// (see limitScript): the data limit is the grader's own.
+		var own syscall.Rlimit
+		if err := syscall.Getrlimit(syscall.RLIMIT_DATA, &own); err != nil {
+			t.Fatal(err)
+		}
+		wantLimits["Max data size"] = "unlimited"
+		if own.Cur != ^uint64(0) {
+			wantLimits["Max data size"] = strconv.FormatUint(own.Cur, 10)
+		}
 		delete(wantLimits, "Max processes")
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(sb.cg.pidFile), "pids.max"))
 		if err != nil || strings.TrimSpace(string(b)) != "77" {
@@ -116,12 +126,10 @@ func TestStageSetsTheLimits(t *testing.T) {
 
 // TestRunCgroupBoundsTheRunsProcesses shows the run's cgroup at work where
 // one can be made: two processes each within the per-process memory limit
-// are over it together, and processes beyond the limit are refused.
+// are over it together, and processes beyond the limit are refused. The
+// processes are this test binary (testProgram): the test needs nothing but
+// Go.
 func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
-	python, err := exec.LookPath("python3")
-	if err != nil {
-		t.Skip("SKIP: python3 is not on PATH")
-	}
 	base := t.TempDir()
 	lim := DefaultLimits()
 	lim.Memory, lim.Processes = 128<<20, 40
@@ -136,8 +144,12 @@ func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 	if !strings.Contains(sb.isolation, "cgroup (v") {
 		t.Errorf("the isolation sentence does not name the cgroup: %s", sb.isolation)
 	}
-	// 100 MiB each, touched: each under RLIMIT_DATA, not both together.
-	take := python + ` -c "import time; b = b'x' * (100 << 20); time.sleep(3)"`
+	take := testProgramLine(t, base, "take 100")
+	// One alone runs: anything else that stops the pair below is then not
+	// the cgroup's doing, and is named as it is.
+	if code, out := runInSandbox(t, sb, base, take); code != 0 || !strings.Contains(out, "took 100 MiB") {
+		t.Fatalf("one process taking 100 MiB, under the cgroup's 128 MiB, did not run (exit %d): %s", code, visible.Clip(out, 500))
+	}
 	before := sb.Counts()
 	_, out := runInSandbox(t, sb, base, take+" & "+take+" & wait")
 	if got := sb.Counts(); got.oomKills <= before.oomKills {
@@ -158,6 +170,107 @@ func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 			t.Errorf("cgroup %s left behind", d)
 		}
 	}
+}
+
+// TestReservationIsNotUse starts a server that maps 70 GB of address
+// space at start, writable and never touched, as Bun 1.3 does: it runs
+// under the default limits, with and without isolation, since a data
+// limit that counts reservations is set only where no cgroup measures use
+// (and then above 70 GB).
+func TestReservationIsNotUse(t *testing.T) {
+	for _, mode := range []string{"auto", "off"} {
+		t.Run(mode, func(t *testing.T) {
+			base := t.TempDir()
+			sb, err := New(context.Background(), Config{Base: base, Isolation: mode, Limits: DefaultLimits()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sb.Remove()
+			code, out := runInSandbox(t, sb, base, testProgramLine(t, base, "reserve 70"))
+			if code != 0 || !strings.Contains(out, "reserved 70 GB") {
+				t.Errorf("a server reserving 70 GB at start did not start (exit %d): %s\n%s", code, visible.Clip(out, 500), sb.limitsSentence())
+			}
+		})
+	}
+}
+
+// TestStartSignalNamesTheLimits: a server killed by a signal before it
+// answered is told which signal and under which limits.
+func TestStartSignalNamesTheLimits(t *testing.T) {
+	base := t.TempDir()
+	sb, err := New(context.Background(), Config{Base: base, Isolation: "auto", Limits: DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Remove()
+	code, _ := runInSandbox(t, sb, base, "/bin/sh -c 'kill -ABRT $$'")
+	got := sb.StartSignal(code)
+	for _, want := range []string{"killed by signal 6 (aborted) at start", "limits (rlimits, each process): ", "5m0s of CPU time"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("StartSignal(%d) = %q, want it to say %q", code, got, want)
+		}
+	}
+	if got := sb.StartSignal(1); got != "" {
+		t.Errorf("StartSignal(1) = %q, want none: exit 1 is no signal", got)
+	}
+}
+
+// testProgramLine copies this test binary into dir (the run's fixtures,
+// which the server sees) and returns the command line that runs it as
+// testProgram with what.
+func testProgramLine(t *testing.T, dir, what string) string {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "test-program")
+	if _, err := os.Stat(prog); err != nil {
+		b, err := os.ReadFile(self)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(prog, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(prog, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return testProgramKey + "='" + what + "' " + prog
+}
+
+// testProgram is what the test binary does when run as a server (see
+// testProgramKey).
+func testProgram(what string) int {
+	verb, arg, _ := strings.Cut(what, " ")
+	n, err := strconv.ParseInt(arg, 10, 64)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "test program:", err)
+		return 2
+	}
+	switch verb {
+	case "take":
+		b := make([]byte, n<<20)
+		for i := range b {
+			b[i] = 1
+		}
+		fmt.Printf("took %d MiB\n", n)
+		time.Sleep(3 * time.Second)
+		runtime.KeepAlive(b)
+	case "reserve":
+		m, err := syscall.Mmap(-1, 0, int(n*1e9), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "test program: reserving %d GB: %v\n", n, err)
+			return 1
+		}
+		fmt.Printf("reserved %d GB\n", n)
+		_ = syscall.Munmap(m)
+	default:
+		fmt.Fprintln(os.Stderr, "test program: no such verb", verb)
+		return 2
+	}
+	return 0
 }
 
 // BenchmarkServerProcess measures what the sandbox adds to starting one
@@ -197,5 +310,83 @@ func BenchmarkServerProcess(b *testing.B) {
 			cpu := time.Duration(after.Utime.Nano() + after.Stime.Nano() - before.Utime.Nano() - before.Stime.Nano())
 			b.ReportMetric(float64(cpu.Microseconds())/1000/float64(b.N), "cpu-ms/op")
 		})
+	}
+}
+
+// TestServerSeesOnlyItsFolder makes a class folder under a parent of mode
+// 0700 (as `mktemp -d` makes, or a home folder): the server of one
+// learner, started in that learner's folder, reads its own files by
+// relative and absolute path, though as root its uid may not traverse the
+// parent; and it sees nothing of the classmate beside it, of this
+// repository (the harness's source), of the grader's home but for the
+// toolchains, nor of the folder the tests' temp folders live in.
+func TestServerSeesOnlyItsFolder(t *testing.T) {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	module := projectDir(wd, "")
+	private := t.TempDir()
+	if err := os.Chmod(private, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	mine, beside := filepath.Join(private, "class", "ann"), filepath.Join(private, "class", "bob")
+	for dir, body := range map[string]string{mine: "ann's own notes\n", beside: "bob's code\n"} {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "server.py"), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []string{filepath.Dir(mine), mine, beside} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(mine)
+	base := t.TempDir()
+	sb, err := New(context.Background(), Config{Base: base, Isolation: "auto", Limits: DefaultLimits()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sb.Remove()
+	if !sb.isolated {
+		t.Skipf("SKIP: no isolation here, so the server sees the grader's files, as the report's first line says: %s", sb.isolation)
+	}
+	if sb.project != mine {
+		t.Fatalf("the server's folder is %s, want %s", sb.project, mine)
+	}
+	// Its parents are there, as empty folders holding only the way to it
+	// (ls shows no bob).
+	forbidden := []string{
+		filepath.Join(beside, "server.py"),
+		beside,
+		filepath.Join(module, "go.mod"),
+		filepath.Join(module, "tests", "acceptance", "sandbox", "doc.go"),
+	}
+	if s := homeSecret(sb.home, sb.visible); s != "" {
+		forbidden = append(forbidden, s)
+	}
+	line := "pwd; cat server.py && cat " + filepath.Join(mine, "server.py") + "; ls " + filepath.Dir(mine)
+	for _, f := range forbidden {
+		line += fmt.Sprintf("; [ -e '%[1]s' ] && echo 'SEEN %[1]s'; cat '%[1]s' 2>/dev/null && echo 'READ %[1]s'", f)
+	}
+	code, out := runInSandbox(t, sb, base, line+"; true")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, out)
+	}
+	if got := strings.Count(out, "ann's own notes"); got != 2 || !strings.HasPrefix(out, mine+"\n") {
+		t.Errorf("the server did not start in its folder %s and read its own file twice (relative and absolute):\n%s", mine, out)
+	}
+	for _, f := range forbidden {
+		for _, what := range []string{"SEEN", "READ"} {
+			if strings.Contains(out, what+" "+f+"\n") {
+				t.Errorf("the server could %s %s", map[string]string{"SEEN": "see", "READ": "read"}[what], f)
+			}
+		}
+	}
+	if strings.Contains(out, "bob") {
+		t.Errorf("the server saw its classmate:\n%s", out)
 	}
 }

@@ -44,12 +44,16 @@ type stageConfig struct {
 	// the grader's.
 	Locked  []string `json:"locked,omitempty"`
 	Overlay *overlay `json:"overlay,omitempty"`
-	// Hide is the grader's home, covered by an empty read-only folder
-	// holding only Expose (seen read-only through View first).
-	Hide   string   `json:"hide,omitempty"`
-	Expose []string `json:"expose,omitempty"`
-	View   string   `json:"view,omitempty"`
-	Limits Limits   `json:"limits"`
+	// Root is an empty folder of the run's, where the stage mounts the
+	// server's new root (tree_linux.go).
+	Root string `json:"root,omitempty"`
+	// Visible are the folders seen read-only at their own paths.
+	Visible []string `json:"visible,omitempty"`
+	// Dir is the folder the server starts in.
+	Dir    string `json:"dir,omitempty"`
+	Limits Limits `json:"limits"`
+	// Data is the RLIMIT_DATA of the fallback; 0 for none.
+	Data int64 `json:"data,omitempty"`
 	// UID and GID are the server's when the grader is root; -1 otherwise,
 	// when the server runs as innerUID in a nested user namespace.
 	UID int `json:"uid"`
@@ -108,7 +112,7 @@ func runStage(conf string) int {
 		hold.Close()
 	}
 	if !cfg.Isolate {
-		if err := setLimits(cfg.Limits); err != nil {
+		if err := setLimits(cfg.Limits, cfg.Data); err != nil {
 			return stageError(err)
 		}
 		return stageError(syscall.Exec(cfg.Argv[0], cfg.Argv, env))
@@ -197,61 +201,6 @@ func serverEnv(environ []string) []string {
 		}
 	}
 	return out
-}
-
-// buildTree makes the mount tree of the server: every mount read-only
-// except the run's folders, the Go build cache overlaid, the grader's home
-// hidden but for the toolchain's folders, and a /proc of the new PID
-// namespace.
-func buildTree(cfg stageConfig) error {
-	if err := unix.Mount("", "/", "", unix.MS_REC|unix.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("making the mounts private: %w", err)
-	}
-	points, err := mountPoints()
-	if err != nil {
-		return err
-	}
-	for _, mp := range points {
-		if mp == "/proc" || strings.HasPrefix(mp, "/proc/") {
-			continue // replaced below
-		}
-		// Some mounts cannot be reached or changed (covered by a later
-		// mount, or not ours to change); the probe checks what held.
-		_ = remountBind(mp, true)
-	}
-	for _, d := range cfg.Writable {
-		if err := unix.Mount(d, d, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("binding %s: %w", d, err)
-		}
-		if err := remountBind(d, false); err != nil {
-			return fmt.Errorf("making %s writable: %w", d, err)
-		}
-	}
-	for _, f := range cfg.Locked {
-		if st, err := os.Lstat(f); err != nil || !st.Mode().IsRegular() {
-			continue // made only while check 22 runs
-		}
-		if err := unix.Mount(f, f, "", unix.MS_BIND, ""); err != nil {
-			return fmt.Errorf("binding %s: %w", f, err)
-		}
-		if err := remountBind(f, true); err != nil {
-			return fmt.Errorf("locking %s: %w", f, err)
-		}
-	}
-	if o := cfg.Overlay; o != nil && len(o.Lower) > 0 {
-		if err := mountOverlay(o); err != nil {
-			return err
-		}
-	}
-	if cfg.Hide != "" {
-		if err := hideHome(cfg.Hide, cfg.View, cfg.Expose); err != nil {
-			return err
-		}
-	}
-	if err := unix.Mount("proc", "/proc", "proc", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, ""); err != nil {
-		return fmt.Errorf("mounting /proc: %w", err)
-	}
-	return nil
 }
 
 // mountOverlay mounts the Go build cache overlay of one process.
@@ -363,30 +312,6 @@ func copyFile(from, to string) error {
 	return out.Close()
 }
 
-// hideHome covers home with an empty tmpfs holding only the exposed
-// entries, each bound (read-only, as the tree already is) from a view in
-// the run's folders, since the tmpfs covers the originals.
-func hideHome(home, view string, expose []string) error {
-	for _, d := range expose {
-		if err := unix.Mount(d, filepath.Join(view, filepath.Base(d)), "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("binding %s: %w", d, err)
-		}
-	}
-	if err := unix.Mount("hidden", home, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "size=64k,mode=0755"); err != nil {
-		return fmt.Errorf("hiding %s: %w", home, err)
-	}
-	for _, d := range expose {
-		at := filepath.Join(home, filepath.Base(d))
-		if err := os.Mkdir(at, 0o755); err != nil {
-			return fmt.Errorf("hiding %s: %w", home, err)
-		}
-		if err := unix.Mount(filepath.Join(view, filepath.Base(d)), at, "", unix.MS_BIND|unix.MS_REC, ""); err != nil {
-			return fmt.Errorf("exposing %s: %w", d, err)
-		}
-	}
-	return remountBind(home, true)
-}
-
 // remountBind makes one mount read-only or writable, keeping its other
 // flags: a mount inherited from a more privileged namespace has them
 // locked, and a remount that dropped one would be refused.
@@ -477,17 +402,21 @@ func dropPrivileges() error {
 // sets the soft and the hard limit; the processes limit is -u in bash and
 // -p in dash and busybox. Units: KiB for data, 512-byte blocks for files.
 //
-// The processes limit is an rlimit only where the run has no cgroup
-// (withNproc): the kernel counts it over every process of the uid, and
-// runs that share a slot share their uid, so one run's processes would
-// use up another's. A run's cgroup counts its own.
-func limitScript(l Limits, withNproc bool) string {
-	nproc := ""
+// The data limit is set only where no cgroup bounds memory (data > 0;
+// see noCgroupData), and the processes limit is an rlimit only where the
+// run has no cgroup (withNproc): the kernel counts it over every process
+// of the uid, and runs that share a slot share their uid, so one run's
+// processes would use up another's. A run's cgroup counts its own.
+func limitScript(l Limits, data int64, withNproc bool) string {
+	dataLimit, nproc := "", ""
+	if data > 0 {
+		dataLimit = fmt.Sprintf("ulimit -d %d && ", data/1024)
+	}
 	if withNproc {
 		nproc = fmt.Sprintf(" && { ulimit -u %d 2>/dev/null || ulimit -p %d; }", l.Processes, l.Processes)
 	}
-	return fmt.Sprintf("{ ulimit -d %d && ulimit -n %d && ulimit -t %d && ulimit -f %d%s; } || { echo 'sandbox: the limits could not be set' >&2; exit %d; }; ",
-		l.Memory/1024, l.OpenFiles, int64(l.CPUTime.Seconds()), l.FileSize/512, nproc, stageFailed)
+	return fmt.Sprintf("{ %sulimit -n %d && ulimit -t %d && ulimit -f %d%s; } || { echo 'sandbox: the limits could not be set' >&2; exit %d; }; ",
+		dataLimit, l.OpenFiles, int64(l.CPUTime.Seconds()), l.FileSize/512, nproc, stageFailed)
 }
 
 type rlimit struct {
@@ -496,20 +425,25 @@ type rlimit struct {
 	v    uint64
 }
 
-func rlimits(l Limits) []rlimit {
-	return []rlimit{
-		{"memory", unix.RLIMIT_DATA, uint64(l.Memory)},
+// rlimits are the limits of the fallback, without namespaces; data as in
+// limitScript.
+func rlimits(l Limits, data int64) []rlimit {
+	r := []rlimit{
 		{"processes", unix.RLIMIT_NPROC, uint64(l.Processes)},
 		{"CPU time", unix.RLIMIT_CPU, uint64(l.CPUTime.Seconds())},
 		{"open files", unix.RLIMIT_NOFILE, uint64(l.OpenFiles)},
 		{"file size", unix.RLIMIT_FSIZE, uint64(l.FileSize)},
 	}
+	if data > 0 {
+		r = append(r, rlimit{"data", unix.RLIMIT_DATA, uint64(data)})
+	}
+	return r
 }
 
 // setLimits sets the limits of this process, inherited by what it starts:
 // the fallback, which then becomes the server.
-func setLimits(l Limits) error {
-	for _, r := range rlimits(l) {
+func setLimits(l Limits, data int64) error {
+	for _, r := range rlimits(l, data) {
 		// syscall's, not unix's: for RLIMIT_NOFILE it also stops the
 		// runtime from restoring its own soft limit in the child.
 		if err := syscall.Setrlimit(r.res, &syscall.Rlimit{Cur: r.v, Max: r.v}); err != nil {

@@ -96,7 +96,7 @@ func parseFlags(args []string) (*options, int) {
 	keep := fs.Bool("keep", false, "keep the temp dirs (fixtures, and each server process's HOME and TMPDIR) for inspection")
 	clientRuns := fs.String("client-runs", "", "with --record: folder of real-client runs by commit (scripts/interop.sh writes .interop/claude-code-runs); the run for the commit checked out there, if its server sources are unmodified, goes into the record")
 	defaults := sandbox.DefaultLimits()
-	memory := sizeFlag(fs, "memory", defaults.Memory, "memory (data) one server process may take, and all of the run's together where a cgroup can be made, in bytes or with K, M or G")
+	memory := sizeFlag(fs, "memory", defaults.Memory, "memory all of the run's server processes together may use, where a cgroup can be made (without one, each process's data limit is 128 GiB, or this when larger, since runtimes reserve address space they never use), in bytes or with K, M or G")
 	processes := fs.Int("processes", defaults.Processes, "processes and threads the server may run at once: the run's together where a cgroup can be made, else its uid's")
 	cpuTime := fs.Duration("cpu-time", defaults.CPUTime, "CPU time one server process may use")
 	openFiles := fs.Int("open-files", defaults.OpenFiles, "files one server process may hold open")
@@ -105,6 +105,7 @@ func parseFlags(args []string) (*options, int) {
 	transcripts := fs.String("record-transcripts", "", "write each check's recorded exchanges, facts and verdict into this folder as ID.txtar, for checks judged from recorded facts, and each run-wide rule's as rule-NAME.txtar (copy them under tests/acceptance/checks/testdata/transcripts to make them tests)")
 	dir := fs.String("dir", "", "run the server command in this folder, your project's, and read or write there the files the other flags name, except --practice-data, which stays relative to where you started (default: the current folder)")
 	completion := fs.String("completion", "", "after the checks, grade this completion record (COMPLETION.md) against the run, as a class's grading does, and print the checks and its grade instead of the usual text")
+	serverDir := fs.String("server-dir", "", "the folder the server lives in (default: the current folder): it starts there, and under isolation it is the one folder of the grader's, besides the system's and the toolchains', that it sees, read-only")
 	seed := fs.Uint64("seed", 0, "seed of the generated cases (the report states the one a run drew): the same seed replays them exactly; 0 draws one")
 	isolation := fs.String("isolation", "auto", "auto: run the server in private mount, network and PID namespaces where the kernel allows it, else in its own process group only; off: process group only")
 	fs.SetOutput(os.Stdout)
@@ -147,6 +148,7 @@ func parseFlags(args []string) (*options, int) {
 			Isolation:       *isolation,
 			Limits:          sandbox.Limits{Memory: *memory, Processes: *processes, CPUTime: *cpuTime, OpenFiles: *openFiles, FileSize: *fileSize},
 			Slot:            *slot,
+			ServerDir:       *serverDir,
 			Seed:            *seed,
 		},
 		record: *record, learnerRecord: *learnerRecord, evidenceFile: *evidenceFile, asJSON: *asJSON,
