@@ -93,7 +93,7 @@ func JudgeGenerated(g *Generated) Verdict {
 				continue
 			}
 			seen[d.Mistake] = true
-			owner, _ := ByID(d.Owner)
+			owner := mistakeOwner[d.Mistake]
 			v.Findings = append(v.Findings, Finding{Owner: owner, Warn: d.Warn, Step: gr.ex.Step,
 				Msg:    fmt.Sprintf("generated case (seed %d), query %q: %s", g.Seed, visibleQuery(gr.query), d.Mistake),
 				Detail: smallestCase(g.Seed, gr, d),

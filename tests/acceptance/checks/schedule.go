@@ -65,6 +65,21 @@ func Schedule() []Stage { return schedule }
 // client reads, a process over the sandbox's limits).
 func Integration() *Check { return check8 }
 
+// InIntegration reports whether c is the integration test (check 8) or
+// one of the protocol basics under it.
+func (c *Check) InIntegration() bool {
+	return c == check8 || c.Section == SectionProtocol
+}
+
+// ServerStart is check 1, the first check run: its process is the
+// server's first start, so when the server never starts it is the check
+// that says so, and every other check is not run.
+func ServerStart() *Check { return check1 }
+
+// GeneratedPhase is check 1, the exact-passage check: the generated phase
+// runs as its process and notes under it why the phase did not run.
+func GeneratedPhase() *Check { return check1 }
+
 // FileStates is check 7, which judges the fixtures' state after the run.
 func FileStates() *Check { return check7 }
 

@@ -230,7 +230,7 @@ func writePage(w io.Writer, results []*Result) error {
 					continue
 				}
 				cell := pageCell{Class: string(c.Status), Word: words[c.Status]}
-				if ns != nil && c.ID != "1" {
+				if ns != nil && c.ID != checks.ServerStart().ID {
 					cell = pageCell{Class: "none", Word: "not run"}
 				}
 				if cell.Class == string(checks.StatusFail) || cell.Class == string(checks.StatusWarn) {
@@ -239,10 +239,10 @@ func writePage(w io.Writer, results []*Result) error {
 				row.Cells = append(row.Cells, cell)
 			}
 			if ns != nil {
-				// Check 1's cell links to the section on the start.
+				// The starting check's cell links to the section on the start.
 				row.NoStart = htmlText(ns.Cause)
 				lv.NoStart = noStartView(ns)
-				lv.NoStart.Anchor = checkAnchor(anchor, "1")
+				lv.NoStart.Anchor = checkAnchor(anchor, checks.ServerStart().ID)
 			} else {
 				for _, id := range run.FailedIDs() {
 					row.Fails = append(row.Fails, pageFail{ID: htmlText(id), Reason: htmlText(reason(r, id)), Href: checkAnchor(anchor, id)})

@@ -109,21 +109,22 @@ func consequence(f string) bool {
 }
 
 // serverNeverStarted returns the details when the learner's server never
-// started: check 1 says so, and every other check failed saying it could
-// not run for that reason. Otherwise it returns nil.
+// started: the check that starts it (checks.ServerStart) says so, and
+// every other check failed saying it could not run for that reason. Otherwise it returns nil.
 func serverNeverStarted(r *Result) *noStart {
 	run := r.RunParsed
 	if run == nil {
 		return nil
 	}
-	c1 := run.Find("1")
+	start := checks.ServerStart().ID
+	c1 := run.Find(start)
 	fs := findings(r)
-	if c1 == nil || c1.Status != checks.StatusFail || len(fs["1"]) == 0 || !strings.HasPrefix(fs["1"][0], "server did not start") {
+	if c1 == nil || c1.Status != checks.StatusFail || len(fs[start]) == 0 || !strings.HasPrefix(fs[start][0], "server did not start") {
 		return nil
 	}
-	ns := &noStart{Why: fs["1"][0]}
+	ns := &noStart{Why: fs[start][0]}
 	for _, c := range run.Checks {
-		if c.ID == "1" || c.Status == checks.StatusPass {
+		if c.ID == start || c.Status == checks.StatusPass {
 			if c.Status == checks.StatusPass {
 				return nil
 			}

@@ -53,7 +53,7 @@ func WriteRecordCheck(w io.Writer, r *Result) {
 	run, v := r.RunParsed, r.Record
 	ns := serverNeverStarted(r)
 	for _, c := range run.Checks {
-		if ns != nil && c.ID != "1" {
+		if ns != nil && c.ID != checks.ServerStart().ID {
 			continue
 		}
 		fmt.Fprintf(w, "%s %s %s\n", upper[c.Status], term(c.ID), term(c.Title))

@@ -33,7 +33,7 @@ func (r *runner) generatedPhase(ctx context.Context) {
 	}
 	set := generate.Build(r.rep.Seed)
 	root := filepath.Join(r.lay.Base, generatedDir)
-	c := r.checks["1"]
+	c := r.checks[checks.GeneratedPhase().ID]
 	if err := os.Mkdir(root, 0o755); err != nil {
 		c.note("the generated phase did not run: %v", err)
 		return

@@ -131,17 +131,12 @@ func (r *Run) Find(id string) *Check {
 	return nil
 }
 
-// isIntegration reports whether the check is the specification's check 8,
-// tool discovery and the tool-call flow, or one of its sub-checks.
+// isIntegration reports whether the check is the specification's
+// integration test, tool discovery and the tool-call flow, or one of its
+// sub-checks.
 func (c *Check) isIntegration() bool {
-	n, ok := major(c.ID)
-	return ok && n == 8
-}
-
-func major(id string) (int, bool) {
-	head, _, _ := strings.Cut(id, ".")
-	n, err := strconv.Atoi(head)
-	return n, err == nil
+	def, ok := checks.ByID(c.ID)
+	return ok && def.InIntegration()
 }
 
 // CompareIDs orders check ids numerically part by part ("2" < "8" < "8.1"
