@@ -175,7 +175,7 @@ func (sb *Sandbox) probe(ctx context.Context) ([]string, error) {
 		return nil, err
 	}
 	pc := probeConfig{Home: home, Outside: filepath.Dir(sb.aux), Locked: locked, Cache: sb.goCache,
-		Secret: homeSecret(sb.home, sb.visible), Beside: besideFolder(sb.project)}
+		Secret: homeSecret(sb.home, sb.visible), Beside: besideFolder(sb.project, append(slices.Clone(sb.visible), sb.writable...))}
 	if sb.cg != nil {
 		pc.Cgroup = filepath.Base(sb.cg.dirs[0])
 	}

@@ -122,8 +122,12 @@ func within(p, q string) bool {
 
 // besideFolder is an entry of the grader's file system next to the
 // server's folder (a classmate's folder in a class), which the probe
-// must not see; "" when there is none.
-func besideFolder(project string) string {
+// must not see; "" when there is none. An entry that holds, or lies in,
+// a folder the server is meant to see (shown: a toolchain in the
+// grader's home beside a clone, the run's folders) exists inside the
+// sandbox as the way to that folder, so it proves nothing and is passed
+// over.
+func besideFolder(project string, shown []string) string {
 	parent := filepath.Dir(project)
 	if parent == project {
 		return ""
@@ -133,9 +137,11 @@ func besideFolder(project string) string {
 		return ""
 	}
 	for _, e := range entries {
-		if p := filepath.Join(parent, e.Name()); p != project {
-			return p
+		p := filepath.Join(parent, e.Name())
+		if p == project || slices.ContainsFunc(shown, func(v string) bool { return within(v, p) || within(p, v) }) {
+			continue
 		}
+		return p
 	}
 	return ""
 }
