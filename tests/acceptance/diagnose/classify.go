@@ -103,7 +103,8 @@ func merge(ds []Diagnosis) []Diagnosis {
 func missing(root Root, r Reply) Diagnosis {
 	files := hitFiles(r.Missed)
 	// A server that never showed it searches a last paragraph may miss
-	// an added note's only paragraph for that reason alone.
+	// an added note's only paragraph, or every one-paragraph note after
+	// a blocker, for that reason alone.
 	lastOnly := !r.Shown.SearchesLast && every(r.Missed, func(h truth.Hit) bool { return isLast(root.Now, h.File, h.Text) })
 	if root.Before != nil && !lastOnly && every(r.Missed, func(h truth.Hit) bool { _, ok := root.Before[h.File]; return !ok }) {
 		return diagnosis(AddedNote, files...)
@@ -114,7 +115,7 @@ func missing(root Root, r Reply) Diagnosis {
 		return diagnosis(Subfolders, files...)
 	}
 	for _, b := range blockers(root.Now) {
-		if every(r.Missed, func(h truth.Hit) bool { return walkBefore(b.file, h.File) }) &&
+		if !lastOnly && every(r.Missed, func(h truth.Hit) bool { return walkBefore(b.file, h.File) }) &&
 			every(r.Found, func(h truth.Hit) bool { return walkBefore(h.File, b.file) }) &&
 			(len(r.Found) > 0 || r.Shown.Finds || firstInWalk(root.Now, b.file)) {
 			return diagnosis(b.mistake, append([]string{b.file}, files...)...)
