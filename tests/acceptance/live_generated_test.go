@@ -91,6 +91,7 @@ func TestGeneratedMutants(t *testing.T) {
 		{name: "python lenient-utf8", command: py("--defect lenient-utf8"), owner: "1", mistake: diagnose.Replacement, fail: ids("1")},
 		{name: "python read-once", command: py("--defect read-once"), owner: "1", mistake: diagnose.Stale, fail: ids("1"), warn: ids("15")},
 		{name: "go stop-unreadable", command: gobin("go", "-defect stop-unreadable"), quirks: goQuirks, owner: "22", mistake: diagnose.AfterUnreadable, fail: ids("22")},
+		{name: "go line-scanner", command: gobin("go", "-defect line-scanner"), quirks: goQuirks, owner: "6", mistake: diagnose.LineLimit, fail: ids("6")},
 		{name: "mcpgo across-blank", command: gobin("mcpgo", "-defect across-blank"), owner: "11", mistake: diagnose.AcrossBlank, fail: ids("11")},
 		{name: "noderaw utf16-limit", command: noderaw("--defect utf16-limit"), owner: "6", mistake: diagnose.LimitUTF16, warn: ids("6")},
 	}

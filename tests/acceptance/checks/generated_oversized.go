@@ -1,0 +1,45 @@
+package checks
+
+import (
+	"fmt"
+
+	"practice-notes/tests/acceptance/diagnose"
+	"practice-notes/tests/acceptance/visible"
+)
+
+// judgeOversized holds the generated phase's oversized request lines to
+// the rule that an oversized query gets a bounded error: each line, and
+// the call sent after them, must be answered. A server that ends or
+// hangs on a long line is charged once, on the first call it left
+// unanswered; a call never sent (the process had already stopped before
+// the lines) is no finding of theirs.
+func judgeOversized(g *Generated) []Finding {
+	if len(g.Oversized) == 0 {
+		return nil
+	}
+	byStep := map[string]Exchange{}
+	for _, ex := range g.Exchanges {
+		byStep[ex.Step] = ex
+	}
+	steps := append(append([]string(nil), g.Oversized...), g.AfterOversized)
+	for i, step := range steps {
+		ex, ok := byStep[step]
+		if !ok || ex.NotSent {
+			return nil
+		}
+		if ex.Error == "" {
+			continue
+		}
+		what := step
+		if i == len(steps)-1 {
+			what = "the call after " + g.Oversized[len(g.Oversized)-1]
+		}
+		d := diagnose.Of(diagnose.LineLimit)
+		owner, _ := ByID(d.Owner)
+		return []Finding{{Owner: owner, Step: step,
+			Msg:    fmt.Sprintf("generated case (seed %d): %s got no answer: %s", g.Seed, what, d.Mistake),
+			Detail: []string{fmt.Sprintf("seed: %d (replay: --seed %d)", g.Seed, g.Seed), "no answer: " + visible.Clip(ex.Error, 200)},
+			Hint:   d.Hint}}
+	}
+	return nil
+}
