@@ -9,7 +9,8 @@ import (
 
 // judgeOversized holds the generated phase's oversized request lines to
 // the rule that an oversized query gets a bounded error: each line, and
-// the call sent after them, must be answered. A server that ends or
+// the call sent after them, must be answered, with a result or a
+// JSON-RPC error (a server may refuse a line over its own limit). A server that ends or
 // hangs on a long line is charged once, on the first call it left
 // unanswered; a call never sent (the process had already stopped before
 // the lines) is no finding of theirs.
@@ -27,8 +28,8 @@ func judgeOversized(g *Generated) []Finding {
 		if !ok || ex.NotSent {
 			return nil
 		}
-		if ex.Error == "" {
-			continue
+		if ex.Error == "" || rpcErrorIn(ex.Out) {
+			continue // a result, or a JSON-RPC error: both bounded
 		}
 		what := step
 		if i == len(steps)-1 {
@@ -42,4 +43,14 @@ func judgeOversized(g *Generated) []Finding {
 			Hint:   d.Hint}}
 	}
 	return nil
+}
+
+// rpcErrorIn reports whether one of lines is a JSON-RPC error reply.
+func rpcErrorIn(lines []string) bool {
+	for _, l := range lines {
+		if parse(l).err() != nil {
+			return true
+		}
+	}
+	return false
 }

@@ -21,6 +21,8 @@ func TestJudgeOversized(t *testing.T) {
 		want      []string // steps charged
 	}{
 		{"every line answered and the next call too", []Exchange{ok(big), ok(huge), ok(next)}, nil},
+		{"a JSON-RPC error for a line over the server's limit", []Exchange{ok(big),
+			{Step: huge, Error: "calling \"tools/call\": line too long", Out: []string{`{"jsonrpc":"2.0","id":31,"error":{"code":-32600,"message":"line too long"}}`}}, ok(next)}, nil},
 		{"the server ends on the first long line", []Exchange{lost(big), lost(huge), lost(next)}, []string{big}},
 		{"the server ends on the longest line", []Exchange{ok(big), lost(huge), lost(next)}, []string{huge}},
 		{"answered, then the next call is lost", []Exchange{ok(big), ok(huge), lost(next)}, []string{next}},
