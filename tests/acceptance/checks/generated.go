@@ -30,6 +30,11 @@ type Generated struct {
 	Queries   map[string]string `json:"queries"`
 	Changed   map[string]bool   `json:"changed,omitempty"`
 	Exchanges []Exchange        `json:"exchanges"`
+	// Oversized lists the steps whose request lines are far over any
+	// query (100 KiB, 2 MiB), in the order sent; AfterOversized is the
+	// step sent after them, which must be answered too.
+	Oversized      []string `json:"oversized,omitempty"`
+	AfterOversized string   `json:"afterOversized,omitempty"`
 	// Answers holds the true answer of each step (AnswerGenerated).
 	Answers map[string]*truth.Answer `json:"-"`
 }
@@ -85,7 +90,7 @@ func JudgeGenerated(g *Generated) Verdict {
 		}
 		replies = append(replies, gr)
 	}
-	var v Verdict
+	v := Verdict{Findings: judgeOversized(g)}
 	seen := map[diagnose.Mistake]bool{}
 	for _, gr := range replies {
 		for _, d := range gr.diagnoses(all) {

@@ -34,4 +34,5 @@ var mistakeOwner = map[diagnose.Mistake]*Check{
 	diagnose.LimitUTF16:      check6,
 	diagnose.LimitOffByOne:   check6,
 	diagnose.NoLimit:         check6,
+	diagnose.LineLimit:       check6,
 }

@@ -33,7 +33,8 @@ type Reply struct {
 type Shown struct {
 	// FoldsCase: it found a hit that lowercasing does not find.
 	FoldsCase bool
-	// SearchesLast: it found the last paragraph of a note.
+	// SearchesLast: it found the last paragraph of a note that no blank
+	// line follows (a blank line would end it in a loop with no flush).
 	SearchesLast bool
 	// SecondPassages: it found two passages of one note in one reply.
 	SecondPassages bool
@@ -47,7 +48,7 @@ func Learn(root Root, replies []Reply) Shown {
 	for _, r := range replies {
 		for _, h := range r.Found {
 			s.FoldsCase = s.FoldsCase || !lowerFinds(h.Text, r.Query)
-			s.SearchesLast = s.SearchesLast || isLast(root.Now, h.File, h.Text)
+			s.SearchesLast = s.SearchesLast || endsNote(root.Now, h.File, h.Text)
 			s.SecondPassages = s.SecondPassages || foundBefore(r.Found, h)
 			s.Finds = true
 			s.FindsNested = s.FindsNested || strings.Contains(h.File, "/")
@@ -101,7 +102,11 @@ func merge(ds []Diagnosis) []Diagnosis {
 // first shape every missed hit fits, most specific first.
 func missing(root Root, r Reply) Diagnosis {
 	files := hitFiles(r.Missed)
-	if root.Before != nil && every(r.Missed, func(h truth.Hit) bool { _, ok := root.Before[h.File]; return !ok }) {
+	// A server that never showed it searches a last paragraph may miss
+	// an added note's only paragraph, or every one-paragraph note after
+	// a blocker, for that reason alone.
+	lastOnly := !r.Shown.SearchesLast && every(r.Missed, func(h truth.Hit) bool { return isLast(root.Now, h.File, h.Text) })
+	if root.Before != nil && !lastOnly && every(r.Missed, func(h truth.Hit) bool { _, ok := root.Before[h.File]; return !ok }) {
 		return diagnosis(AddedNote, files...)
 	}
 	if every(r.Missed, func(h truth.Hit) bool { return strings.Contains(h.File, "/") }) &&
@@ -110,7 +115,7 @@ func missing(root Root, r Reply) Diagnosis {
 		return diagnosis(Subfolders, files...)
 	}
 	for _, b := range blockers(root.Now) {
-		if every(r.Missed, func(h truth.Hit) bool { return walkBefore(b.file, h.File) }) &&
+		if !lastOnly && every(r.Missed, func(h truth.Hit) bool { return walkBefore(b.file, h.File) }) &&
 			every(r.Found, func(h truth.Hit) bool { return walkBefore(h.File, b.file) }) &&
 			(len(r.Found) > 0 || r.Shown.Finds || firstInWalk(root.Now, b.file)) {
 			return diagnosis(b.mistake, append([]string{b.file}, files...)...)
@@ -128,7 +133,7 @@ func missing(root Root, r Reply) Diagnosis {
 	// A note with two hits leaves both open; a last paragraph found, or
 	// a second passage found, rules one out.
 	switch {
-	case !r.Shown.SearchesLast && every(r.Missed, func(h truth.Hit) bool { return isLast(root.Now, h.File, h.Text) }):
+	case lastOnly:
 		return diagnosis(LastParagraph, files...)
 	case !r.Shown.SecondPassages && every(r.Missed, func(h truth.Hit) bool { return foundBefore(r.Found, h) }):
 		return diagnosis(LaterPassages, files...)

@@ -46,6 +46,7 @@ const (
 	LimitUTF16    Mistake = "the query limit is counted in UTF-16 units (or bytes), not characters"
 	LimitOffByOne Mistake = "the query limit is off by one"
 	NoLimit       Mistake = "a query over 200 characters is searched, not refused"
+	LineLimit     Mistake = "a long request line ends the server (a line reader with a fixed buffer, as bufio.Scanner's 64 KiB default)"
 )
 
 // Diagnosis is one mistake a reply shows and what shows it. The check
@@ -97,6 +98,7 @@ var rules = map[Mistake]rule{
 	LimitUTF16:      {true, "Count the query's length in code points: Java codePointCount, JavaScript [...query].length, not .length."},
 	LimitOffByOne:   {false, "Accept 200 characters and refuse 201."},
 	NoLimit:         {false, "Refuse a query over 200 characters with a bounded error."},
+	LineLimit:       {false, "Read request lines of any length (bufio.Reader.ReadBytes, or bufio.Scanner with a Buffer far above any request) and refuse an oversized query with a bounded error; never exit on a long line."},
 }
 
 // diagnosis builds the diagnosis of m, shown by files.

@@ -115,6 +115,16 @@ func isLast(t truth.Tree, file, text string) bool {
 	return ok && bytes.HasSuffix(bytes.TrimRight(e.Data, " \t\r\n"), []byte(strings.TrimRight(text, " \t\r\n")))
 }
 
+// endsNote reports whether text ends file's data but for one line ending.
+func endsNote(t truth.Tree, file, text string) bool {
+	e, ok := t[file]
+	if !ok {
+		return false
+	}
+	d := bytes.TrimSuffix(bytes.TrimSuffix(e.Data, []byte("\n")), []byte("\r"))
+	return bytes.HasSuffix(d, []byte(text))
+}
+
 // walkBefore reports whether a comes before b in a walk that lists each
 // folder's entries sorted by name, as filepath.WalkDir does: "a/b.md"
 // comes before "a.md".

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"practice-notes/tests/acceptance/checks"
 	"practice-notes/tests/acceptance/generate"
@@ -78,8 +79,63 @@ func (r *runner) generatedPhase(ctx context.Context) {
 			send(q, true)
 		}
 	}
+	if len(set.After) > 0 {
+		sendOversized(w, g, set.After[0])
+	}
 	s.stop(r.cfg.ExitTimeout)
 	g.Exchanges = w.recorded
 	g.AnswerGenerated()
 	r.apply(c, checks.JudgeGenerated(g), w.shown)
+}
+
+// oversizedLines are the sizes of the request lines sent last in the
+// generated phase: over a 64 KiB line reader's buffer, and far over it.
+var oversizedLines = []struct {
+	name  string
+	bytes int
+}{{"100 KiB", 100 << 10}, {"2 MiB", 2 << 20}}
+
+// sendOversized sends searches whose request lines are 100 KiB and 2 MiB
+// long, then next again: each must get a bounded answer and the session
+// must live on. The report keeps only the start of each long line.
+func sendOversized(w *clientWire, g *checks.Generated, next generate.Query) {
+	for _, o := range oversizedLines {
+		if w.s.exited() || w.s.stuck != "" {
+			return
+		}
+		step := "generated oversized: a request line of " + o.name
+		q := strings.Repeat("x", o.bytes)
+		g.Queries[step], g.Changed[step] = q, true
+		g.Oversized = append(g.Oversized, step)
+		w.CallTool(step, "search_notes", map[string]any{"query": q})
+		clipOversized(w, step)
+	}
+	if w.s.stuck != "" {
+		return
+	}
+	// Sent even to a server that exited: its missing answer is the finding.
+	step := "generated oversized: the call after them, " + next.From
+	g.Queries[step], g.Changed[step] = next.Text, true
+	g.AfterOversized = step
+	w.CallTool(step, "search_notes", map[string]any{"query": next.Text})
+}
+
+// clipOversized cuts the long request line of step in what the report
+// and the judges keep.
+func clipOversized(w *clientWire, step string) {
+	clip := func(s string) string {
+		if len(s) <= 200 {
+			return s
+		}
+		return fmt.Sprintf("%s… (%d bytes)", s[:200], len(s))
+	}
+	if ex := w.shown[step]; ex != nil {
+		ex.Request = clip(ex.Request)
+		for i := range ex.Wire {
+			ex.Wire[i] = clip(ex.Wire[i])
+		}
+	}
+	if n := len(w.recorded); n > 0 && w.recorded[n-1].Step == step {
+		w.recorded[n-1].In = clip(w.recorded[n-1].In)
+	}
 }

@@ -8,10 +8,12 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"log"
 	"os"
@@ -36,7 +38,7 @@ const (
 var (
 	root   = flag.String("root", os.Getenv("PRACTICE_NOTES_ROOT"), "practice-data directory")
 	delay  = flag.Duration("delay", 0, "wait this long in every call")
-	defect = flag.String("defect", "", "case-sensitive, map-order, write-home, startswith-root")
+	defect = flag.String("defect", "", "case-sensitive, map-order, write-home, startswith-root, stop-unreadable, line-scanner")
 )
 
 type passage struct {
@@ -105,10 +107,32 @@ func main() {
 		}
 		return res, nil
 	})
-	if err := srv.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	var t mcp.Transport = &mcp.StdioTransport{}
+	if *defect == "line-scanner" {
+		t = &mcp.IOTransport{Reader: scannedStdin(), Writer: os.Stdout}
+	}
+	if err := srv.Run(context.Background(), t); err != nil {
 		log.Printf("server stopped: %v", err)
 	}
 	log.Print("stdin closed, bye")
+}
+
+// scannedStdin is the line-scanner defect: stdin read line by line with a
+// bufio.Scanner of the default 64 KiB buffer, which stops at a longer
+// line; the server then sees the end of its input and exits.
+func scannedStdin() io.ReadCloser {
+	pr, pw := io.Pipe()
+	go func() {
+		sc := bufio.NewScanner(os.Stdin)
+		for sc.Scan() {
+			if _, err := pw.Write(append(sc.Bytes(), '\n')); err != nil {
+				return
+			}
+		}
+		log.Printf("reading stdin: %v", sc.Err())
+		pw.Close()
+	}()
+	return pr
 }
 
 func textError(msg string) *mcp.CallToolResult {
@@ -151,6 +175,9 @@ func search(root, q string) []passage {
 			return nil
 		}
 		b, err := os.ReadFile(full)
+		if err != nil && *defect == "stop-unreadable" {
+			return err // a learner's mistake: an error ends the whole walk
+		}
 		if err != nil || !utf8.Valid(b) || strings.ContainsRune(string(b), 0) {
 			return nil
 		}

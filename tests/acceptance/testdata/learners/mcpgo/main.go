@@ -4,7 +4,7 @@
 // test fixture for the acceptance harness; -defect switches on exactly one
 // mistake learners make.
 //
-//	go run . -root DIR [-defect ascii-fold|not-recursive|empty-lists-all|outside-text]
+//	go run . -root DIR [-defect ascii-fold|not-recursive|empty-lists-all|outside-text|across-blank]
 package main
 
 import (
@@ -18,6 +18,7 @@ import (
 	"log"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"unicode"
@@ -36,10 +37,10 @@ const (
 
 var (
 	rootFlag = flag.String("root", os.Getenv("PRACTICE_NOTES_ROOT"), "practice-data directory (or PRACTICE_NOTES_ROOT)")
-	defect   = flag.String("defect", "", "one mistake: ascii-fold, not-recursive, empty-lists-all, outside-text")
+	defect   = flag.String("defect", "", "one mistake: ascii-fold, not-recursive, empty-lists-all, outside-text, across-blank")
 )
 
-var defects = map[string]bool{"": true, "ascii-fold": true, "not-recursive": true, "empty-lists-all": true, "outside-text": true}
+var defects = map[string]bool{"": true, "ascii-fold": true, "not-recursive": true, "empty-lists-all": true, "outside-text": true, "across-blank": true}
 
 type passage struct {
 	file, note, text string
@@ -180,9 +181,43 @@ func search(root, q string) ([]passage, int) {
 				found = append(found, p)
 			}
 		}
+		if *defect == "across-blank" {
+			found = append(found, acrossBlank(rel, text, q)...)
+		}
 	}
 	w.run()
 	return found, w.skipped
+}
+
+var blankLine = regexp.MustCompile(`\n[ \t\r]*\n`)
+
+// acrossBlank is the across-blank defect: the query's words matched in
+// the whole note with any white space between them, blank lines too, and
+// the paragraphs the match touches returned as one passage.
+func acrossBlank(rel, text, q string) []passage {
+	words := strings.Fields(q)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	re, err := regexp.Compile(`(?i)` + strings.Join(words, `\s+`))
+	if err != nil || len(words) == 0 {
+		return nil
+	}
+	var out []passage
+	for _, m := range re.FindAllStringIndex(text, -1) {
+		if !blankLine.MatchString(text[m[0]:m[1]]) {
+			continue // found paragraph by paragraph already
+		}
+		start, end := 0, len(text)
+		if b := blankLine.FindAllStringIndex(text[:m[0]], -1); len(b) > 0 {
+			start = b[len(b)-1][1]
+		}
+		if b := blankLine.FindStringIndex(text[m[1]:]); b != nil {
+			end = m[1] + b[0]
+		}
+		out = append(out, passage{file: rel, text: strings.TrimRight(text[start:end], "\r\n")})
+	}
+	return out
 }
 
 // lower case-folds for matching. The correct version is Unicode-aware.

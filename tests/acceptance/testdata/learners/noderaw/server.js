@@ -27,6 +27,7 @@ const DEFECTS = {
   'folder-unchecked': 'resolves the folder argument against the vault and never checks where it lands',
   'lowercase': 'compares toLowerCase() copies instead of case-folding',
   'notify-error': 'answers a notification it does not know with an error reply that has no id',
+  'utf16-limit': 'counts the query limit with .length, in UTF-16 code units',
 };
 
 function parseArgs(argv) {
@@ -190,7 +191,8 @@ function searchNotes(args) {
   const { query, folder } = args;
   if (typeof query !== 'string') throw new ToolError('query must be a string');
   if (query.trim() === '') throw new ToolError('query is empty');
-  if ([...query].length > QUERY_LIMIT) throw new ToolError(`query is longer than ${QUERY_LIMIT} characters`);
+  const length = DEFECT === 'utf16-limit' ? query.length : [...query].length;
+  if (length > QUERY_LIMIT) throw new ToolError(`query is longer than ${QUERY_LIMIT} characters`);
   const dir = searchDir(folder);
   const blocks = [];
   let unreadable = 0;

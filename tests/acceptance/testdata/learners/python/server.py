@@ -11,6 +11,7 @@ correct server that logs every query on stderr; each --defect switches on
 one mistake learners make, so that the test can show the harness catches it.
 """
 import argparse
+import io
 import json
 import os
 import random
@@ -45,6 +46,13 @@ DEFECTS = {
     "nondeterministic": "returns the passages in random order",
     "include": "expands <!-- include: FILE --> lines in notes",
     "protocol-sloppy": "no ping, a result for unknown methods, isError for unknown tools, exits on a line that is not JSON, no tools capability",
+    "trim-right": "strips the spaces and tabs that end each line of a passage",
+    "no-flush": "never searches the paragraph still collected when the lines run out",
+    "first-passage": "returns only the first matching passage of each note",
+    "dedup-text": "drops a passage whose text was already returned from another note",
+    "lenient-utf8": "decodes notes that are not UTF-8 with U+FFFD for the bad bytes",
+    "stop-unreadable": "ends the search at the first note it cannot open",
+    "read-once": "reads every note once, at the first search, and searches that copy ever after",
 }
 
 ap = argparse.ArgumentParser()
@@ -127,10 +135,14 @@ def readable(full):
             with open(full, "rb") as f:
                 data = f.read(FILE_LIMIT + 1)
         except OSError as e:
+            if DEFECT == "stop-unreadable":
+                raise
             log("skipping unreadable note: " + e.strerror)
             return None
     if DEFECT == "binary":
         return data.decode("utf-8")
+    if DEFECT == "lenient-utf8":
+        data = data.decode("utf-8", errors="replace").encode("utf-8")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -142,7 +154,11 @@ def readable(full):
 
 def paragraphs(text):
     note, out, cur, start = "", [], [], 0
-    for i, line in enumerate(text.split("\n"), 1):
+    lines = text.split("\n")
+    if DEFECT == "no-flush":
+        # Lines as a file yields them: no empty line after the last LF.
+        lines = [l[:-1] if l.endswith("\n") else l for l in io.StringIO(text, newline="\n")]
+    for i, line in enumerate(lines, 1):
         if line.strip() == "" or re.match(r"#{1,6}[ \t]", line):
             if cur:
                 out.append((note, start, "\n".join(cur)))
@@ -155,8 +171,10 @@ def paragraphs(text):
             continue
         if not cur:
             start = i
+        if DEFECT == "trim-right":
+            line = line.rstrip(" \t")
         cur.append(line)
-    if cur:
+    if cur and DEFECT != "no-flush":
         out.append((note, start, "\n".join(cur)))
     return out
 
@@ -176,17 +194,42 @@ def matches(query, para):
     return query.casefold() in para.casefold()
 
 
-def search(query, root):
-    found = []
+CACHE = []
+
+
+def notes(root):
+    """Yield (relative path, full path, text or None) of every note."""
+    if DEFECT == "read-once":
+        if not CACHE:
+            CACHE.append([(rel, full, readable(full)) for rel, full in candidates(root)])
+        yield from CACHE[0]
+        return
     for rel, full in candidates(root):
-        text = readable(full)
+        if DEFECT == "stop-unreadable":
+            try:
+                text = readable(full)
+            except OSError:
+                return
+        else:
+            text = readable(full)
+        yield rel, full, text
+
+
+def search(query, root):
+    found, seen = [], set()
+    for rel, full, text in notes(root):
         if text is None:
             continue
         if DEFECT == "include":
             text = expand_includes(text, full)
         for note, line, para in paragraphs(text):
+            if DEFECT == "dedup-text" and para in seen:
+                continue
             if matches(query, para):
+                seen.add(para)
                 found.append({"file": rel, "note": note, "line": line, "passage": para})
+                if DEFECT == "first-passage":
+                    break
     if DEFECT == "nondeterministic":
         random.shuffle(found)
     return found
