@@ -31,7 +31,7 @@ func TestFeedbackSeed(t *testing.T) {
 	if err := writeFeedback(&b, r); err != nil {
 		t.Fatal(err)
 	}
-	if want := "- Generated cases: seed 4242; the same cases again: scripts/acceptance.sh --seed 4242\n"; !strings.Contains(b.String(), want) {
+	if want := "- Generated cases: seed 4242; the same cases again: add --seed 4242 to the command under \"Rerun the checks\"\n"; !strings.Contains(b.String(), want) {
 		t.Errorf("feedback lacks %q:\n%s", want, b.String())
 	}
 }
