@@ -110,8 +110,16 @@ func TestGeneratedMutants(t *testing.T) {
 				defer func() { <-sem }()
 				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 				defer cancel()
+				command := s.command(bin)
+				// A server built into binDir lives there: under isolation
+				// it sees its own folder only. The scripts' folder is this
+				// module's, seen from the current folder.
+				var serverDir string
+				if strings.HasPrefix(command, binDir+string(filepath.Separator)) {
+					serverDir = binDir
+				}
 				reports[i][n], errs[i][n] = harness.Run(ctx, harness.Config{
-					Server: s.command(bin), PracticeData: testPracticeData, Seed: uint64(n + 1),
+					Server: command, ServerDir: serverDir, PracticeData: testPracticeData, Seed: uint64(n + 1),
 					Timeout: 10 * time.Second, ExitTimeout: 2 * time.Second,
 				})
 			}()
