@@ -150,19 +150,42 @@ type ToolArg struct {
 	Array bool   `json:"array,omitempty"`
 }
 
-// Exchange is one line sent to the server and what came back.
+// Exchange is one request sent to the server and what came back, from
+// the wire to the report: a judge reads its step and lines, the report
+// shows the rest. Its JSON is the report's; a transcript keeps the
+// lines in sections of their own (transcript.go).
 type Exchange struct {
-	Step string `json:"step"`
-	In   string `json:"in"`
-	// Out holds every stdout line read while waiting, the reply last.
-	Out      []string `json:"out,omitempty"`
-	Reply    string   `json:"reply,omitempty"` // the reply line; "" if none
-	Error    string   `json:"error,omitempty"` // why there is no reply
-	TimedOut bool     `json:"timedOut,omitempty"`
+	// Step names the exchange for the judges.
+	Step string `json:"-"`
+	// In is the line sent; Out holds every stdout line read while
+	// waiting, the reply last.
+	In  string   `json:"-"`
+	Out []string `json:"-"`
+	// Reply is the reply line; "" if none.
+	Reply string `json:"-"`
+
+	// Check is the check the report files the exchange under.
+	Check  string `json:"check"`
+	Method string `json:"method"`
+	// Request is the request as the report shows it: the line itself
+	// for a line sent raw, the params for a request of the SDK client.
+	Request string `json:"request"`
+	// Decoded is the reply as the client decoded it, encoded again, for
+	// the report.
+	Decoded  string `json:"reply,omitempty"`
+	Error    string `json:"error,omitempty"` // why there is no reply
+	Millis   int64  `json:"ms"`
+	TimedOut bool   `json:"timedOut,omitempty"`
+	// Leaks names what the run-wide leak rule saw in the reply.
+	Leaks []string `json:"leaks,omitempty"`
+	// Display is a compact rendering of the reply for the Markdown record.
+	Display string `json:"-"`
 	// NotSent marks a request skipped because the server had stopped
 	// answering an earlier one in the same process.
-	NotSent bool  `json:"notSent,omitempty"`
-	Millis  int64 `json:"ms"`
+	NotSent bool `json:"notSent,omitempty"`
+	// Wire holds the raw JSON-RPC lines of a request of the SDK client
+	// and its reply, as they crossed the server's stdin and stdout.
+	Wire []string `json:"wire,omitempty"`
 }
 
 // Layout is what rebuilds a run's fixtures: the seed every random word
@@ -194,7 +217,7 @@ type Facts struct {
 	// SignIn is the Result of the check this one Requires: check 1's
 	// search for sign-in, in its own process, for
 	// a check that compares with it; nil if check 1 sent none.
-	SignIn *Exchange `json:"signIn,omitempty"`
+	SignIn *Exchange `json:"-"`
 	// Truth is the specification's answer to every search the check sent,
 	// by query, computed from the root as it was while the check ran
 	// (package truth); nil when the harness computed none.

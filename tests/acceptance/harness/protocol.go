@@ -87,18 +87,16 @@ type rawLine struct {
 
 // send writes one line and waits for the reply with the given id (the raw
 // JSON of the id); id "" waits for nothing. It returns the exchange as the
-// report shows it and as the checks' judges read it.
-func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exchange) {
-	ex = &Exchange{Check: "8.x", Method: methodOf(line), Request: line}
-	rec = checks.Exchange{Step: step, In: line}
+// report shows it and the checks' judges read it.
+func (rs *rawSession) send(step, line, id string) *checks.Exchange {
+	ex := &checks.Exchange{Step: step, In: line, Check: "8.x", Method: methodOf(line), Request: line}
 	t0 := time.Now()
-	defer func() { rec.Millis, rec.Error, rec.TimedOut = ex.Millis, ex.Error, ex.TimedOut }()
 	if _, err := rs.stdin.Write([]byte(line + "\n")); err != nil {
 		ex.Error = "could not write: " + err.Error()
-		return ex, rec
+		return ex
 	}
 	if id == "" {
-		return ex, rec
+		return ex
 	}
 	limit := rs.timeout
 	if !rs.answered {
@@ -111,21 +109,21 @@ func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exch
 			if !ok {
 				ex.Millis = time.Since(t0).Milliseconds()
 				ex.Error = "the server closed stdout (exited) without answering"
-				return ex, rec
+				return ex
 			}
-			rec.Out = append(rec.Out, m.line)
+			ex.Out = append(ex.Out, m.line)
 			rs.answered = true
 			if string(m.msg["id"]) == id {
 				ex.Millis = time.Since(t0).Milliseconds()
-				ex.Reply = marshal(m.msg)
-				rec.Reply = m.line
-				return ex, rec
+				ex.Decoded = marshal(m.msg)
+				ex.Reply = m.line
+				return ex
 			}
 		case <-deadline:
 			ex.Millis = time.Since(t0).Milliseconds()
 			ex.Error = fmt.Sprintf("no answer within %s", limit)
 			ex.TimedOut = true
-			return ex, rec
+			return ex
 		}
 	}
 }
@@ -158,25 +156,26 @@ func (rs *rawSession) stop(grace time.Duration) {
 	}
 }
 
-// rawWire is the protocol checks' Wire: it records every exchange twice,
-// for the report and for the judges.
+// rawWire is the protocol checks' Wire: it keeps each exchange for the
+// report (shown, by step) and, as it was when it came back, for the
+// judges (recorded).
 type rawWire struct {
 	rs       *rawSession
-	shown    map[string]*Exchange
+	shown    map[string]*checks.Exchange
 	recorded []checks.Exchange
 	// unanswered is the last line sent without waiting: the report shows
 	// the parse error it drew, read while waiting for the next reply.
-	unanswered *Exchange
+	unanswered *checks.Exchange
 }
 
 func (w *rawWire) Send(step, line, id string) checks.Exchange {
-	ex, rec := w.rs.send(step, line, id)
+	ex := w.rs.send(step, line, id)
 	if w.unanswered != nil && id != "" {
-		w.unanswered.Reply = "(see the replies below)"
-		if pe := checks.ParseError(rec.Out); pe != "" {
+		w.unanswered.Decoded = "(see the replies below)"
+		if pe := checks.ParseError(ex.Out); pe != "" {
 			var m map[string]json.RawMessage
 			_ = json.Unmarshal([]byte(pe), &m)
-			w.unanswered.Reply = marshal(m)
+			w.unanswered.Decoded = marshal(m)
 		}
 		w.unanswered = nil
 	}
@@ -184,8 +183,8 @@ func (w *rawWire) Send(step, line, id string) checks.Exchange {
 		w.unanswered = ex
 	}
 	w.shown[step] = ex
-	w.recorded = append(w.recorded, rec)
-	return rec
+	w.recorded = append(w.recorded, *ex)
+	return *ex
 }
 
 // protocolChecks runs checks 8.1-8.7 in one raw session: they are
@@ -222,7 +221,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	}
 	r.rep.Processes++
 	defer rs.stop(r.cfg.ExitTimeout)
-	w := &rawWire{rs: rs, shown: map[string]*Exchange{}}
+	w := &rawWire{rs: rs, shown: map[string]*checks.Exchange{}}
 	facts := &checks.Facts{}
 	for _, def := range checks.ProtocolSession() {
 		if !def.Probe(w, facts) {
@@ -244,7 +243,7 @@ func (r *runner) judge(c *CheckResult, facts *checks.Facts) {
 }
 
 // apply files a judge's verdict under its check.
-func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Exchange) {
+func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*checks.Exchange) {
 	for _, step := range v.Filed {
 		if ex := shown[step]; ex != nil {
 			ex.Check = c.ID

@@ -102,7 +102,8 @@ type runner struct {
 	rep    *Report
 	checks map[string]*CheckResult
 	// everything sent during the run, and stdout violations per check
-	allExchanges []*Exchange
+	allExchanges []*checks.Exchange
+	calls        calls // what the harness alone reads of each exchange
 	violations   map[string][]string
 	badCounts    map[string]int // stdout lines that were not JSON-RPC, per key of violations
 	// violationOrder lists the keys of violations in the order found
@@ -111,7 +112,7 @@ type runner struct {
 	leftovers      []checks.Leftover // per process, for check 16
 	// results holds the Result of each check that hands one on, by id,
 	// for the checks that require it.
-	results map[string]*Exchange
+	results map[string]*checks.Exchange
 	// waiting lists the checks whose judge waits for their calls to the
 	// other tools; otherTools is set once a process declared such a tool.
 	waiting    []*waiting
@@ -184,7 +185,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			Isolation:    "process group only: the server runs with the grader's rights",
 		},
 		checks:     map[string]*CheckResult{},
-		results:    map[string]*Exchange{},
+		results:    map[string]*checks.Exchange{},
+		calls:      calls{},
 		violations: map[string][]string{},
 		badCounts:  map[string]int{},
 	}
@@ -343,6 +345,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				sb:              r.sb,
 				home:            home,
 				tmp:             tmp,
+				calls:           r.calls,
 			})
 			if err != nil {
 				f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
@@ -463,9 +466,10 @@ func (r *runner) afterSession(s *session) {
 }
 
 // read returns the reading of a tool call's result, made once.
-func (r *runner) read(ex *Exchange) *reading {
-	if ex.rd == nil {
-		ex.rd = readResult(ex.result, ex.query, r.lay)
+func (r *runner) read(ex *checks.Exchange) *reading {
+	c := r.calls.of(ex)
+	if c.rd == nil {
+		c.rd = readResult(c.result, c.query, r.lay)
 	}
-	return ex.rd
+	return c.rd
 }

@@ -11,8 +11,8 @@ import (
 func (r *runner) verdicts() {
 	// Every exchange of a session is named by its place in the run, as
 	// the leak rule's sightings name it.
-	keys := map[*Exchange]string{}
-	byKey := map[string]*Exchange{}
+	keys := map[*checks.Exchange]string{}
+	byKey := map[string]*checks.Exchange{}
 	for i, ex := range r.allExchanges {
 		keys[ex] = exchangeKey(i)
 		byKey[keys[ex]] = ex
@@ -25,7 +25,7 @@ func (r *runner) verdicts() {
 			ex.Leaks = checks.AppendNew(ex.Leaks, s.What)
 		}
 	}
-	step := func(ex *Exchange) (string, []string) {
+	step := func(ex *checks.Exchange) (string, []string) {
 		if ex == nil {
 			return "", nil
 		}
@@ -34,7 +34,7 @@ func (r *runner) verdicts() {
 			k = fmt.Sprintf("exchange %d", len(keys)+1)
 			keys[ex] = k
 		}
-		return k, ex.evidenceLines()
+		return k, evidenceLines(ex)
 	}
 	convert := func(owner *checks.Check, f finding) checks.Finding {
 		k, q := step(f.ex)
@@ -51,7 +51,7 @@ func (r *runner) verdicts() {
 	}
 	for _, s := range leaks {
 		if ex := byKey[s.Step]; ex != nil {
-			s.Quote = ex.evidenceLines()
+			s.Quote = evidenceLines(ex)
 		}
 		found.Sightings = append(found.Sightings, s)
 	}
@@ -71,7 +71,7 @@ func (r *runner) verdicts() {
 	}
 	quote := map[string][]string{}
 	for ex, k := range keys {
-		quote[k] = ex.evidenceLines()
+		quote[k] = evidenceLines(ex)
 	}
 	for _, rule := range []*checks.Rule{checks.TimeoutRule(), checks.StdoutRule()} {
 		r.transcribeRule(rule, facts)
