@@ -422,8 +422,10 @@ type Finding struct {
 	Msg   string
 	// Step names the exchange that shows it, if one does; Quote holds the
 	// lines quoting it, filled in by the harness that holds the exchange.
-	Step   string
-	Quote  []string
-	Detail []string // further lines: stdout or stderr lines, file states
-	Hint   string   // overrides the check's default hint
+	Step  string
+	Quote []string
+	// Exchange is the exchange Step names, once the harness has filed it.
+	Exchange *Exchange
+	Detail   []string // further lines: stdout or stderr lines, file states
+	Hint     string   // overrides the check's default hint
 }

@@ -201,7 +201,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	}
 	if r.notStarted != "" {
 		for _, def := range list {
-			r.checks[def.ID].add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			r.checks[def.ID].add(checks.Finding{Msg: "server did not start; see check " + r.notStarted, Hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
 		}
 		return
 	}
@@ -256,7 +256,8 @@ func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*check
 		if f.Owner != nil && r.checks[f.Owner.ID] != nil {
 			to = r.checks[f.Owner.ID]
 		}
-		to.add(finding{warn: f.Warn, msg: f.Msg, ex: shown[f.Step], detail: f.Detail, hint: f.Hint})
+		f.Exchange = shown[f.Step]
+		to.add(f)
 	}
 	if v.Summary != "" {
 		c.Summary = v.Summary

@@ -37,25 +37,18 @@ type CheckResult struct {
 	Observed  []string           `json:"observed,omitempty"`
 	Exchanges []*checks.Exchange `json:"exchanges,omitempty"`
 
-	def      *checks.Check
-	findings []finding
+	def *checks.Check
+	// findings are charged to this check; their Exchange is the request
+	// and reply behind them, if any.
+	findings []checks.Finding
 }
 
-// finding is one reason for a fail or warn verdict, with what shows it.
-type finding struct {
-	warn   bool
-	msg    string
-	ex     *checks.Exchange // the request and reply behind it, if any
-	detail []string         // further lines: stdout/stderr lines, file states
-	hint   string           // overrides the check's default hint
-}
-
-func (c *CheckResult) add(f finding) { c.findings = append(c.findings, f) }
+func (c *CheckResult) add(f checks.Finding) { c.findings = append(c.findings, f) }
 
 // failedOn reports whether the check already failed on ex.
 func (c *CheckResult) failedOn(ex *checks.Exchange) bool {
 	for _, f := range c.findings {
-		if f.ex == ex && !f.warn {
+		if f.Exchange == ex && !f.Warn {
 			return true
 		}
 	}
@@ -64,7 +57,7 @@ func (c *CheckResult) failedOn(ex *checks.Exchange) bool {
 
 // fail records a failure that no single exchange shows.
 func (c *CheckResult) fail(format string, args ...any) {
-	c.add(finding{msg: fmt.Sprintf(format, args...)})
+	c.add(checks.Finding{Msg: fmt.Sprintf(format, args...)})
 }
 
 // skip marks the check as not run, with the reason.

@@ -323,7 +323,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 		}
 		if r.notStarted != "" {
 			if r.unreadable == "" {
-				c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+				c.add(checks.Finding{Msg: "server did not start; see check " + r.notStarted, Hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
 			}
 			continue
 		}
@@ -348,15 +348,15 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				calls:           r.calls,
 			})
 			if err != nil {
-				f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
+				f := checks.Finding{Msg: err.Error(), Hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
 				if s != nil {
-					f.detail = s.outputTail()
+					f.Detail = s.outputTail()
 				}
 				if s != nil && s.tap.splitSeen() {
 					// The server answered, in lines no client reads: a
 					// fault of the protocol, which check 8 states.
-					f.msg = "no client can read the server's replies: " + strings.TrimPrefix(f.msg, "server did not start: ")
-					f.hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
+					f.Msg = "no client can read the server's replies: " + strings.TrimPrefix(f.Msg, "server did not start: ")
+					f.Hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
 					r.checks[checks.Integration().ID].add(f)
 					r.unreadable = "not graded: the server did not answer; see check 8 (its replies are split over several lines, which no client reads)"
 				} else {
@@ -454,8 +454,8 @@ func (r *runner) afterSession(s *session) {
 	}
 	r.outputs = append(r.outputs, r.output(s, first))
 	if hit := s.limitHit(); hit != "" && r.notStarted == "" {
-		r.checks[checks.Integration().ID].add(finding{warn: true, msg: fmt.Sprintf("%s: %s", during, hit), detail: s.outputTail(),
-			hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
+		r.checks[checks.Integration().ID].add(checks.Finding{Warn: true, Msg: fmt.Sprintf("%s: %s", during, hit), Detail: s.outputTail(),
+			Hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
 		key := strings.Join(s.checks, ", ")

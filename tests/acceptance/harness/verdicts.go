@@ -36,9 +36,11 @@ func (r *runner) verdicts() {
 		}
 		return k, evidenceLines(ex)
 	}
-	convert := func(owner *checks.Check, f finding) checks.Finding {
-		k, q := step(f.ex)
-		return checks.Finding{Owner: owner, Warn: f.warn, Msg: f.msg, Step: k, Quote: q, Detail: f.detail, Hint: f.hint}
+	// A finding names its exchange by its place in the run.
+	convert := func(owner *checks.Check, f checks.Finding) checks.Finding {
+		f.Owner = owner
+		f.Step, f.Quote = step(f.Exchange)
+		return f
 	}
 	found := checks.Found{Outcomes: map[*checks.Check]*checks.Outcome{}}
 	for _, def := range checks.All() {
