@@ -53,6 +53,9 @@ type Check struct {
 	// runs each of them first (TestScheduleKeepsRequirements), and the
 	// harness hands their results on (Facts.SignIn).
 	Requires []*Check
+	// Needs names the parts of Facts the judge reads (needs.go); the
+	// harness hands it only those.
+	Needs []need
 	// Result names the step whose exchange this check hands on to the
 	// checks that require it; "" for a check that hands on nothing.
 	Result string
@@ -96,6 +99,8 @@ type Part struct {
 type Rule struct {
 	Name  string
 	Owner *Check
+	// Needs names the parts of Facts the judge reads, as Check.Needs.
+	Needs []need
 	Judge func(*Facts) Verdict
 }
 
@@ -198,8 +203,9 @@ type Layout struct {
 }
 
 // Facts is everything a judge may read. Fields are added as judges need
-// them (the specification's true answer per query among them); a judge
-// reads only the fields it needs, so adding one changes no signature.
+// them (the specification's true answer per query among them), each with
+// a need of its own (needs.go); a judge is handed only the fields its
+// check declares in Needs, so adding one changes no signature.
 type Facts struct {
 	// Layout rebuilds the fixtures the facts were recorded on; no judge
 	// reads it. A transcript keeps it in a section of its own.

@@ -231,7 +231,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	facts.Exchanges, facts.Stderr = w.recorded, rs.stderr.String()
 	r.transcribe(list, facts)
 	for _, def := range list {
-		r.apply(r.checks[def.ID], def.Judge(facts), w.shown)
+		r.apply(r.checks[def.ID], def.JudgeOn(facts), w.shown)
 	}
 }
 
@@ -239,7 +239,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 // files its verdict.
 func (r *runner) judge(c *CheckResult, facts *checks.Facts) {
 	r.transcribe([]*checks.Check{c.def}, facts)
-	r.apply(c, c.def.Judge(facts), nil)
+	r.apply(c, c.def.JudgeOn(facts), nil)
 }
 
 // apply files a judge's verdict under its check.

@@ -19,7 +19,7 @@ func (r *runner) verdicts() {
 	}
 	leakFacts := r.leakFacts()
 	r.transcribeRule(checks.LeakRule(), leakFacts)
-	leaks := checks.LeakRule().Judge(leakFacts).Sightings
+	leaks := checks.LeakRule().JudgeOn(leakFacts).Sightings
 	for _, s := range leaks {
 		if ex := byKey[s.Step]; ex != nil {
 			ex.Leaks = checks.AppendNew(ex.Leaks, s.What)
@@ -77,7 +77,7 @@ func (r *runner) verdicts() {
 	}
 	for _, rule := range []*checks.Rule{checks.TimeoutRule(), checks.StdoutRule()} {
 		r.transcribeRule(rule, facts)
-		v := rule.Judge(facts)
+		v := rule.JudgeOn(facts)
 		for _, f := range v.Findings {
 			f.Owner, f.Quote = rule.Owner, quote[f.Step]
 			if rule == checks.TimeoutRule() {

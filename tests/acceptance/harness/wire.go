@@ -152,5 +152,5 @@ func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts
 func (r *runner) judgeProbed(c *CheckResult, facts *checks.Facts, shown map[string]*checks.Exchange) {
 	facts.Notes.Files = r.namedFiles(shown)
 	r.transcribe([]*checks.Check{c.def}, facts)
-	r.apply(c, c.def.Judge(facts), shown)
+	r.apply(c, c.def.JudgeOn(facts), shown)
 }
