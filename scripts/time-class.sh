@@ -9,7 +9,8 @@
 # commit; "." is the working tree, the default), makes a class of N
 # learners (default 40) whose server.cmd starts that one binary, and grades
 # the class with each REF in turn, R rounds (default 1), -j J (default 2),
-# seed 1. One line per run on stdout, tab-separated: round, ref, wall
+# seed 1 (for a REF whose gradeclass has -seed: those before the generated
+# phase have none, and no seed to pass). One line per run on stdout, tab-separated: round, ref, wall
 # seconds, CPU seconds (user and system time of gradeclass and of every
 # harness and server it started), the largest process's peak memory in
 # KiB, the class's summary line, and the 1-minute load average before and
@@ -63,8 +64,12 @@ for r in $(seq 1 "$rounds"); do
 	for i in "${!refs[@]}"; do
 		before="$(load)"
 		rm -rf "$tmp/grades"
+		seed=()
+		if "$tmp/gradeclass-$i" -h 2>&1 | grep -q -- '-seed'; then
+			seed=(-seed 1)
+		fi
 		/usr/bin/time -o "$tmp/time" -f '%e %U %S %M' "$tmp/gradeclass-$i" -harness "$tmp/acceptance-$i" \
-			-practice-data "$repo/practice-data" -j "$j" -seed 1 -o "$tmp/grades" "$tmp/class" >"$tmp/out" 2>"$tmp/err" || true
+			-practice-data "$repo/practice-data" -j "$j" "${seed[@]}" -o "$tmp/grades" "$tmp/class" >"$tmp/out" 2>"$tmp/err" || true
 		# GNU time puts "Command exited with non-zero status" first.
 		read -r wall user sys rss < <(tail -1 "$tmp/time")
 		cpu="$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')"
