@@ -99,11 +99,9 @@ func (n *normalizer) normalize(s string) string {
 			i = len(n.tokens) + 1
 			n.tokens[key] = i
 		}
-		// The case is kept: "CRÈME-…-B4A1D1D8" is the upper-cased token.
-		if w == key {
-			return fmt.Sprintf("<hex%d>", i)
-		}
-		return fmt.Sprintf("<HEX%d>", i)
+		// "CRÈME-…-B4A1D1D8" is the upper-cased token, renamed alike: a
+		// token of digits only has no case, so the case is not compared.
+		return fmt.Sprintf("<hex%d>", i)
 	})
 	s = msFieldPattern.ReplaceAllString(s, "${1}0")
 	s = stderrPattern.ReplaceAllString(s, "${1}<n>")
