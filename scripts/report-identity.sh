@@ -135,11 +135,18 @@ compare() {
 		printf 'NOT RUN    %-20s (the reports could not be normalised)\n' "$1"
 		return
 	fi
-	if diff -u -r "$dir/norm/base" "$dir/norm/head" >"$dir/diff"; then
-		printf 'identical  %-20s (%s; %d s)\n' "$1" "$(tail -n 1 "$dir/base/exit-status")" $((SECONDS - t0))
+	local file same=1
+	: >"$dir/diff"
+	for file in "$dir"/norm/base/*; do
+		file="$(basename "$file")"
+		diff -u --label "$1 base/$file" --label "$1 head/$file" \
+			"$dir/norm/base/$file" "$dir/norm/head/$file" >>"$dir/diff" || same=0
+	done
+	if [[ $same -eq 1 ]]; then
+		printf 'identical  %-20s (%s; %d s)\n' "$1" "$(cat "$dir/base/exit-status")" $((SECONDS - t0))
 	else
 		printf 'DIFFERENT  %-20s (%d s)\n' "$1" $((SECONDS - t0))
-		sed "s|$dir/norm/||g" "$dir/diff"
+		cat "$dir/diff"
 	fi
 }
 
@@ -157,6 +164,10 @@ done
 wait
 
 cat "$tmp"/verdict-*
+# The verdicts again, without the diffs between them.
+if grep -qv '^identical ' "$tmp"/verdict-*; then
+	head -q -n 1 "$tmp"/verdict-*
+fi
 total=${#servers[@]}
 same=$(cat "$tmp"/verdict-* | grep -c '^identical ' || true)
 echo "report-identity: $same of $total servers identical (seed $seed, $((SECONDS - start)) s in all)"
