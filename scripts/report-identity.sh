@@ -63,7 +63,7 @@ head_name="the working tree"
 if [[ -n "$head_ref" ]]; then
 	extract "$head_ref" "$tmp/head-src"
 	head_src="$tmp/head-src"
-	head_name="$head_ref"
+	head_name="$head_ref ($(git -C "$repo" rev-parse --short "$head_ref"))"
 fi
 echo "report-identity: base $base_ref ($(git -C "$repo" rev-parse --short "$base_ref")), head $head_name, seed $seed" >&2
 
@@ -86,26 +86,28 @@ for name in python pyclass pyarray pyquote noderaw; do
 	mkdir -p "$srv/$name"
 	cp "$td/learners/$name"/server.* "$srv/$name/"
 done
-python="$(command -v python3)"
-node="$(command -v node)"
+# Quoted for the command lines below, which the harness runs in a shell.
+python="$(printf '%q' "$(command -v python3)")"
+node="$(printf '%q' "$(command -v node)")"
+srvq="$(printf '%q' "$srv")"
 echo "report-identity: built in $((SECONDS - start)) s" >&2
 
 # NAME|COMMAND of every server graded; none needs the network.
 servers=(
-	"practice-notes|$srv/practice-notes serve -root {root}"
-	"python|$python $srv/python/server.py --root {root}"
-	"pyclass|$python $srv/pyclass/server.py --root {root}"
-	"pyarray|$python $srv/pyarray/server.py {root}"
-	"pyquote|$python $srv/pyquote/server.py --notes-dir {root}"
-	"noderaw|$node $srv/noderaw/server.js --vault {root}"
-	"go|$srv/go -root {root}"
-	"gotyped|$srv/gotyped -root {root}"
-	"mcpgo|$srv/mcpgo -root {root}"
+	"practice-notes|$srvq/practice-notes serve -root {root}"
+	"python|$python $srvq/python/server.py --root {root}"
+	"pyclass|$python $srvq/pyclass/server.py --root {root}"
+	"pyarray|$python $srvq/pyarray/server.py {root}"
+	"pyquote|$python $srvq/pyquote/server.py --notes-dir {root}"
+	"noderaw|$node $srvq/noderaw/server.js --vault {root}"
+	"go|$srvq/go -root {root}"
+	"gotyped|$srvq/gotyped -root {root}"
+	"mcpgo|$srvq/mcpgo -root {root}"
 )
 for path in "$td"/servers/*/; do
 	name="$(basename "$path")"
-	if [[ -x "$srv/$name" ]]; then
-		servers+=("$name|$srv/$name serve -root {root}")
+	if [[ -x "$tmp/srv/$name" ]]; then
+		servers+=("$name|$srvq/$name serve -root {root}")
 	fi
 done
 
@@ -114,7 +116,7 @@ done
 grade() {
 	local out="$tmp/out/$2/$1" code=0
 	mkdir -p "$out"
-	(cd "$out" && "$tmp/bin/acceptance-$1" --server "$3" --server-dir "$srv" \
+	(cd "$out" && "$tmp/bin/acceptance-$1" --server "$3" --server-dir "$tmp/srv" \
 		--practice-data "$head_src/practice-data" --seed "$seed" --slot "$4" \
 		--json --record record.md >report.json 2>"$tmp/out/$2/$1.stderr") || code=$?
 	echo "exit status $code" >"$out/exit-status"
