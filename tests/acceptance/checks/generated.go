@@ -37,6 +37,9 @@ type Generated struct {
 	AfterOversized string   `json:"afterOversized,omitempty"`
 	// Answers holds the true answer of each step (AnswerGenerated).
 	Answers map[string]*truth.Answer `json:"-"`
+	// Unsent counts the searches of the phase not sent because the
+	// server had stopped answering (it hung or ended).
+	Unsent int `json:"unsent,omitempty"`
 }
 
 // AnswerGenerated computes the true answer of every step of g over the
@@ -71,7 +74,7 @@ func JudgeGenerated(g *Generated) Verdict {
 	for _, ex := range g.Exchanges {
 		q, ok := g.Queries[ex.Step]
 		if !ok || !answered(ex) {
-			continue // no answer: the timeout rule's
+			continue // no answer: judgeUnanswered's or judgeOversized's
 		}
 		root := diagnose.Root{Now: g.Before}
 		if g.Changed[ex.Step] {
@@ -90,7 +93,7 @@ func JudgeGenerated(g *Generated) Verdict {
 		}
 		replies = append(replies, gr)
 	}
-	v := Verdict{Findings: judgeOversized(g)}
+	v := Verdict{Findings: append(judgeOversized(g), judgeUnanswered(g)...)}
 	seen := map[diagnose.Mistake]bool{}
 	for _, gr := range replies {
 		for _, d := range gr.diagnoses(all) {

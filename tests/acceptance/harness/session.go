@@ -51,6 +51,9 @@ type Exchange struct {
 	tool      string // for tools/call: the tool's name
 	query     string // for search_notes: the query sent
 	rd        *reading
+	// phase names the part of the run that sent it when that is not its
+	// check's probe: the generated phase, with its seed.
+	phase string
 }
 
 func (e *Exchange) failed() bool { return e.Error != "" }
