@@ -265,9 +265,9 @@ func checkMutant(t *testing.T, seed uint64, g *Generated, want []diagnose.Mistak
 	}
 }
 
-// TestGeneratedSmallestCase: a generated failure carries its seed, only
-// the notes the diagnosis names, the query, the true answer and what the
-// server said, escaped so that they paste into a test.
+// TestGeneratedSmallestCase: a generated failure carries its seed, what
+// shrinking left out, the notes kept, the query, the true answer and
+// what the server said, escaped so that they paste into a test.
 func TestGeneratedSmallestCase(t *testing.T) {
 	v := JudgeGenerated(generatedRun(2, generatedMutants[1].f))
 	if len(v.Findings) == 0 {
@@ -287,7 +287,7 @@ func TestGeneratedSmallestCase(t *testing.T) {
 			t.Errorf("a line of the case holds a raw line break: %q", line)
 		}
 	}
-	if diff := cmp.Diff([]string{"seed", "note", "query", "true answer", "server said"}, kinds); diff != "" {
+	if diff := cmp.Diff([]string{"seed", "shrunk", "note", "query", "true answer", "server said"}, kinds); diff != "" {
 		t.Errorf("lines of the case (-want +got):\n%s\n%s", diff, strings.Join(f.Detail, "\n"))
 	}
 	if !strings.Contains(f.Detail[0], "--seed 2") {
