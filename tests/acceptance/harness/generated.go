@@ -51,7 +51,7 @@ func (r *runner) generatedPhase(ctx context.Context) {
 		return
 	}
 	s, err := startSession(ctx, c.ID, sessionConfig{command: r.cfg.Server, root: root, timeout: r.cfg.Timeout,
-		startTimeout: r.cfg.StartTimeout, protocolVersion: r.cfg.ProtocolVersion, sb: r.sb, home: home, tmp: tmp})
+		startTimeout: r.cfg.StartTimeout, protocolVersion: r.cfg.ProtocolVersion, sb: r.sb, home: home, tmp: tmp, calls: r.calls})
 	if err != nil {
 		c.note("the generated phase did not run: %v", err)
 		if s != nil {
@@ -62,7 +62,7 @@ func (r *runner) generatedPhase(ctx context.Context) {
 	}
 	r.rep.Processes++
 	g := &checks.Generated{Seed: set.Seed, Before: set.Tree(), After: set.Changed(), Queries: map[string]string{}, Changed: map[string]bool{}}
-	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*checks.Exchange{}}
 	send := func(q generate.Query, after bool) {
 		if s.exited() || s.stuck != "" {
 			// One search it left unanswered is the finding; the others
@@ -103,7 +103,7 @@ func (r *runner) generatedPhase(ctx context.Context) {
 // Its replies are judged for leaks against its own root (Output.Root).
 func (r *runner) generatedEnded(s *session, home, tmp string) {
 	for _, ex := range s.exchanges {
-		ex.phase = fmt.Sprintf("the generated phase (seed %d)", r.rep.Seed)
+		r.calls.of(ex).phase = fmt.Sprintf("the generated phase (seed %d)", r.rep.Seed)
 	}
 	o := r.output(s, len(r.allExchanges))
 	o.Checks, o.Root, o.Entries, o.Taken = []string{checks.GeneratedProcess}, generatedDir, nil, nil
@@ -154,12 +154,14 @@ func clipOversized(w *clientWire, step string) {
 		return fmt.Sprintf("%s… (%d bytes)", s[:200], len(s))
 	}
 	if ex := w.shown[step]; ex != nil {
-		ex.Request, ex.query = clip(ex.Request), clip(ex.query)
+		ex.Request = clip(ex.Request)
 		for i := range ex.Wire {
 			ex.Wire[i] = clip(ex.Wire[i])
 		}
-		for i := range ex.sent {
-			ex.sent[i] = clip(ex.sent[i])
+		c := w.s.calls.of(ex)
+		c.query = clip(c.query)
+		for i := range c.sent {
+			c.sent[i] = clip(c.sent[i])
 		}
 	}
 	if n := len(w.recorded); n > 0 && w.recorded[n-1].Step == step {
