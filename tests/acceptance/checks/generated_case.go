@@ -98,14 +98,15 @@ func answerLines(a *truth.Answer) []string {
 // said is what the server said, escaped: of a reply whose result entries
 // name their files, the entries of the notes kept, less those quoting a
 // paragraph the shrunk case left out, and how many others there were;
-// of any other reply, and of one that names a note kept only outside its
-// entries (a note removed), every string it carried.
+// of any other reply, of one that names a note kept only outside its
+// entries (a note removed) and of a case of no note (a limit), every
+// string it carried.
 func (gr *generatedReply) said(kept diagnose.Root) string {
 	if gr.refused {
 		return "a tool error"
 	}
 	all := quoteCut(strings.Join(gr.reply.Strings, "\n"))
-	if gr.rd == nil || len(gr.rd.Items) == 0 {
+	if gr.rd == nil || len(gr.rd.Items) == 0 || len(noteNames(kept)) == 0 {
 		return all
 	}
 	var parts []string

@@ -294,3 +294,27 @@ func TestGeneratedSmallestCase(t *testing.T) {
 		t.Errorf("the case does not say how to replay it: %q", f.Detail[0])
 	}
 }
+
+// TestGeneratedLimitCase: a mistake of the query's length alone shows
+// the query and the whole reply, no note.
+func TestGeneratedLimitCase(t *testing.T) {
+	v := JudgeGenerated(generatedRun(1, fakeServer{hits: correctHits, refuse: func(string) bool { return false }}))
+	var limits int
+	for _, f := range v.Findings {
+		if !strings.Contains(f.Msg, string(diagnose.NoLimit)) && !strings.Contains(f.Msg, string(diagnose.LimitOffByOne)) {
+			continue
+		}
+		limits++
+		for _, line := range f.Detail {
+			if strings.HasPrefix(line, "note ") || strings.HasPrefix(line, "shrunk:") {
+				t.Errorf("%s: the case shows %q", f.Msg, line)
+			}
+		}
+		if last := f.Detail[len(f.Detail)-1]; !strings.HasPrefix(last, `server said: "{\"matches\":`) {
+			t.Errorf("%s: the case ends %q, not with the whole reply", f.Msg, last)
+		}
+	}
+	if limits == 0 {
+		t.Errorf("no limit finding for a server that searches any query:\n%s", strings.Join(charged(v), "\n"))
+	}
+}
