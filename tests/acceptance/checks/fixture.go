@@ -23,6 +23,9 @@ type Plant struct {
 	// stream, and returns its facts: the zero Fixture for one that gives
 	// none of its own (a link whose target another fixture describes).
 	// It reads another fixture's facts through g.Plant, never directly.
+	// A Text it gives is read again from the root (at Rel) whenever the
+	// harness hands the facts on, so that a judge compares with the note
+	// as it is.
 	Make func(g *Ground) (Fixture, error)
 }
 
