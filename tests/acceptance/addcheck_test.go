@@ -41,6 +41,7 @@ var check99 = &Check{
 		search(w, "the big note's word", f.of(check99Note).Marker)
 		return true
 	},
+	Needs: []need{needFixtures, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		note := f.of(check99Note)

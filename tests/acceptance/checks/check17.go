@@ -39,6 +39,7 @@ var check17 = &Check{
 	Fixtures: []*Plant{siblingNote, oldNotes, archive},
 	Probe:    check17Links.probe,
 	Tools:    check17Links.tools,
+	Needs:    []need{needFixtures, needPathTools, needToolArgs, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge:    check17Links.judge,
 	Test:     5,
 	Says:     `\bsibling\b|\bprefix\b|\broot-old\b|\bstartswith\b|` + saysSymlink,

@@ -41,6 +41,7 @@ var check18 = &Check{
 	Fixtures: []*Plant{dirSecret, chainTarget, linkedDir, chain2, chain1},
 	Probe:    check18Links.probe,
 	Tools:    check18Links.tools,
+	Needs:    []need{needFixtures, needPathTools, needToolArgs, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge:    check18Links.judge,
 	Test:     5,
 	Says:     `\bsymlinked director\w*|\blink chains?\b|\bchains? of (?:relative )?links\b|\bdirectory links?\b|` + saysSymlink,

@@ -23,6 +23,7 @@ var check2 = &Check{
 		search(w, absentPhrase.Name, f.of(absentPhrase).Marker)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		absent := f.of(absentPhrase).Marker

@@ -29,6 +29,7 @@ var check22 = &Check{
 		search(w, stepTrapWord, f.of(trapPhrase).Marker)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needSignIn, needTruth, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		ex, _ := f.step(SignIn)

@@ -60,6 +60,7 @@ var check3 = &Check{
 		probePaths(w, []string{f.of(validNote).Rel})
 		return true
 	},
+	Needs: []need{needFixtures, needPathTools, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		valid := f.of(validNote)
