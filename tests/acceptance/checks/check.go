@@ -373,7 +373,10 @@ type Timeout struct {
 	Check  string `json:"check"` // the check that sent it
 	Method string `json:"method"`
 	Step   string `json:"step"`
-	// Charged is set when that check already failed on this request.
+	// Phase names the part of the run that sent it when that is not the
+	// check's own probe: the generated phase, with its seed.
+	Phase string `json:"phase,omitempty"`
+	// Charged is set when a check already failed on this request.
 	Charged bool `json:"charged,omitempty"`
 }
 

@@ -16,7 +16,10 @@ import (
 // ruleLeaks: no reply, stdout or stderr shows something from outside the
 // root, or a file the root holds only through a link: a fragment of an
 // outside file's words, an absolute path of the run's temp folder that
-// the request did not carry, or a link named as a result. Each leak is
+// the request did not carry, or a link named as a result. The generated
+// phase's process searches a root of its own (Output.Root): the
+// practice root and its outside fixtures are outside it, so their words
+// and paths in its replies, stdout or stderr are leaks as well. Each leak is
 // charged to the check that owns the fixture (Check.Fixtures), once;
 // every other check that saw it says "see check N" (Assemble). Passages
 // that are not in the file they are credited to are judged here too,
@@ -44,7 +47,17 @@ type Output struct {
 	// Files holds the content of the root's regular files its replies
 	// named as results or credited passages to, by root-relative path.
 	Files map[string]string `json:"files,omitempty"`
+	// Root is the folder the process searched, relative to the run's temp
+	// folder, when it is not the practice root: "generated" for the
+	// generated phase's process. Only outside words and paths are looked
+	// for in such a process's output; the results and passages of its
+	// replies are the generated phase's to judge, against the true
+	// answers over its own root.
+	Root string `json:"root,omitempty"`
 }
+
+// practiceRoot is where the practice root is in the run's temp folder.
+const practiceRoot = "root"
 
 // Shown is one reply as the client read it.
 type Shown struct {
@@ -170,8 +183,8 @@ func (l *leakScan) process(o Output) []Sighting {
 			text = resultText(sh.Result)
 		}
 		found := l.contentLeaks(text)
-		found = append(found, l.pathLeaks(text, sh.Sent, true)...)
-		if sh.Result != "" {
+		found = append(found, l.pathLeaks(text, sh.Sent, o.Root, true)...)
+		if sh.Result != "" && o.Root == "" {
 			if sh.Tool == "search_notes" {
 				found = append(found, l.resultLeaks(sh)...)
 			} else if s, ok := l.listingLeak(text, sh.Sent); ok {
@@ -204,7 +217,7 @@ func (l *leakScan) process(o Output) []Sighting {
 		s.Where = "stderr of " + during
 		out = append(out, s)
 	}
-	for _, s := range l.pathLeaks(o.Stderr, sent, false) {
+	for _, s := range l.pathLeaks(o.Stderr, sent, o.Root, false) {
 		s.Where, s.Warn = "stderr of "+during, true
 		out = append(out, s)
 	}
@@ -235,12 +248,17 @@ func holdsToken(text string, tokens []string) (string, bool) {
 }
 
 // pathLeaks finds absolute paths of the run's temp folder that no sent
-// string contains. A path outside the root fails its owner's check; with
-// rootToo, one inside the root (the server's own root) warns under check
-// 22: it reveals where the folder lives, which no reply needs.
-func (l *leakScan) pathLeaks(text string, sent []string, rootToo bool) []Sighting {
+// string contains. A path outside the process's root (root, "" for the
+// practice root) fails its owner's check; with rootToo, one inside it
+// (the server's own root) warns under check 22: it reveals where the
+// folder lives, which no reply needs.
+func (l *leakScan) pathLeaks(text string, sent []string, root string, rootToo bool) []Sighting {
 	var out []Sighting
 	seen := map[string]bool{}
+	if root == "" {
+		root = practiceRoot
+	}
+	root = "/" + root
 	for _, base := range uniq(l.base, l.baseReal) {
 		for i := 0; ; {
 			j := strings.Index(text[i:], base)
@@ -252,7 +270,7 @@ func (l *leakScan) pathLeaks(text string, sent []string, rootToo bool) []Sightin
 			i = end
 			p := strings.TrimRight(text[start:end], ".:!?")
 			rest := p[len(base):]
-			inRoot := rest == "/root" || strings.HasPrefix(rest, "/root/") && !strings.Contains(rest, "/..")
+			inRoot := rest == root || strings.HasPrefix(rest, root+"/") && !strings.Contains(rest, "/..")
 			if seen[p] || sentContains(sent, p) || inRoot && !rootToo {
 				continue
 			}
@@ -481,7 +499,7 @@ func LeakTranscriptFacts(f *Facts) *Facts {
 		return len(judgeLeaks(&g).Sightings) > 0
 	}
 	for _, o := range f.Outputs {
-		k := Output{Checks: o.Checks, Entries: o.Entries, Taken: o.Taken}
+		k := Output{Checks: o.Checks, Entries: o.Entries, Taken: o.Taken, Root: o.Root}
 		for rel, content := range o.Files {
 			if len(content) <= keptFileSize {
 				if k.Files == nil {
@@ -510,8 +528,12 @@ func LeakTranscriptFacts(f *Facts) *Facts {
 			}
 			k.Shown = append(k.Shown, sh)
 		}
-		k.Stdout = keptLinesOf(o.Stdout, func(line string) bool { return leaks(Output{Checks: o.Checks, Shown: sent, Stdout: line}) })
-		k.Stderr = keptLinesOf(o.Stderr, func(line string) bool { return leaks(Output{Checks: o.Checks, Shown: sent, Stderr: line}) })
+		k.Stdout = keptLinesOf(o.Stdout, func(line string) bool {
+			return leaks(Output{Checks: o.Checks, Shown: sent, Stdout: line, Root: o.Root})
+		})
+		k.Stderr = keptLinesOf(o.Stderr, func(line string) bool {
+			return leaks(Output{Checks: o.Checks, Shown: sent, Stderr: line, Root: o.Root})
+		})
 		out.Outputs = append(out.Outputs, k)
 	}
 	return &out

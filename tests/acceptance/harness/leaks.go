@@ -13,7 +13,8 @@ import (
 // output records what a finished process showed: each reply as the
 // client read it (the exchanges from first on in allExchanges), its
 // stdout and stderr, the root's entries as they are now and the content
-// of the root's files its replies credit passages to.
+// of the root's files its replies credit passages to. The generated
+// phase's process searched a root of its own (generatedEnded).
 func (r *runner) output(s *session, first int) checks.Output {
 	out := checks.Output{Checks: slices.Clone(s.checks), Stdout: s.tap.raw.String(), Stderr: s.stderr.String()}
 	for i, ex := range s.exchanges {
@@ -22,7 +23,7 @@ func (r *runner) output(s *session, first int) checks.Output {
 			Text: c.text, Tool: c.tool, Query: c.query}
 		if c.result != nil {
 			sh.Result = ex.Decoded
-			if c.tool == "search_notes" {
+			if c.tool == "search_notes" && c.phase == "" {
 				for _, it := range r.read(ex).Items {
 					rel, ok := r.lay.rootRel(it.File)
 					if _, done := out.Files[rel]; !ok || done {
