@@ -291,8 +291,12 @@ func (g *callGraph) visit(n ast.Node, stack []ast.Node) {
 			g.named[fn] = true
 		}
 	case *ast.CallExpr:
-		targets, _ := g.resolve(n.Fun, map[types.Object]bool{})
+		targets, ok := g.resolve(n.Fun, map[types.Object]bool{})
 		cur.calls = append(cur.calls, targets...)
+		if escape := g.holderPassed(n, ok); escape != "" {
+			cur.escapes = append(cur.escapes, escape)
+			g.escapes = append(g.escapes, escape)
+		}
 	}
 	if e, ok := n.(ast.Expr); ok && g.isFacts(e) {
 		if escape := g.use(e, stack, cur); escape != "" {
@@ -310,6 +314,56 @@ func (g *callGraph) isFacts(e ast.Expr) bool {
 		return false
 	}
 	return g.factsType(tv.Type)
+}
+
+// holderPassed says how call, whose callee resolved says whether the
+// analysis follows it, hands code it does not follow a value that holds
+// a *Facts (which fmt or reflect, say, may read through), or "".
+func (g *callGraph) holderPassed(call *ast.CallExpr, resolved bool) string {
+	info := g.p.info
+	tv := info.Types[call.Fun]
+	if _, builtin := info.Uses[calleeIdent(call.Fun)].(*types.Builtin); builtin || (resolved && !tv.IsType()) {
+		return ""
+	}
+	if tv.IsType() && !types.IsInterface(tv.Type) {
+		return ""
+	}
+	for _, a := range call.Args {
+		if !g.isFacts(a) && g.holdsFacts(info.TypeOf(a), map[types.Type]bool{}) {
+			return fmt.Sprintf("a value holding a *Facts passed to %s at %s", types.ExprString(call.Fun), g.where(a.Pos()))
+		}
+	}
+	return ""
+}
+
+// holdsFacts says whether a value of type t holds a Facts or *Facts.
+func (g *callGraph) holdsFacts(t types.Type, seen map[types.Type]bool) bool {
+	if t == nil || seen[t] {
+		return false
+	}
+	seen[t] = true
+	if g.factsType(t) {
+		return true
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Pointer:
+		return g.holdsFacts(u.Elem(), seen)
+	case *types.Slice:
+		return g.holdsFacts(u.Elem(), seen)
+	case *types.Array:
+		return g.holdsFacts(u.Elem(), seen)
+	case *types.Chan:
+		return g.holdsFacts(u.Elem(), seen)
+	case *types.Map:
+		return g.holdsFacts(u.Key(), seen) || g.holdsFacts(u.Elem(), seen)
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if g.holdsFacts(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func (g *callGraph) factsType(t types.Type) bool {
@@ -583,10 +637,14 @@ func TestReadGraph(t *testing.T) {
 		{"not called", `
 			func other(f *Facts) int { return f.A }
 			func judge(f *Facts) int { return f.B }`, []string{"B"}, false, nil},
+		{"a value holding it, to another package", `
+			type scan struct{ f *Facts }
+			func judge(f *Facts) int { fmt.Println([]scan{{f: f}}); return 0 }`, nil, true, nil},
 		{"a method only an interface calls", `
+			type reader interface{ read() int }
 			type view struct{ f *Facts }
-			func (v view) String() string { return fmt.Sprint(v.f.A) }
-			func judge(f *Facts) int { fmt.Println(view{f}); return 0 }`, nil, false, []string{"view.String at p.go:7"}},
+			func (v view) read() int { return v.f.A }
+			func judge(f *Facts) int { var r reader = view{f}; return r.read() }`, nil, false, []string{"view.read at p.go:8"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
