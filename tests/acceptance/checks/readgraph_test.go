@@ -317,19 +317,26 @@ func (g *callGraph) isFacts(e ast.Expr) bool {
 }
 
 // holderPassed says how call, whose callee resolved says whether the
-// analysis follows it, hands code it does not follow a value that holds
-// a *Facts (which fmt or reflect, say, may read through), or "".
+// analysis follows it, hands a value that holds a *Facts to code it does
+// not follow or as an interface (which fmt or reflect, say, may read
+// through), or "".
 func (g *callGraph) holderPassed(call *ast.CallExpr, resolved bool) string {
 	info := g.p.info
 	tv := info.Types[call.Fun]
-	if _, builtin := info.Uses[calleeIdent(call.Fun)].(*types.Builtin); builtin || (resolved && !tv.IsType()) {
+	if _, builtin := info.Uses[calleeIdent(call.Fun)].(*types.Builtin); builtin {
 		return ""
 	}
-	if tv.IsType() && !types.IsInterface(tv.Type) {
-		return ""
-	}
-	for _, a := range call.Args {
-		if !g.isFacts(a) && g.holdsFacts(info.TypeOf(a), map[types.Type]bool{}) {
+	for j, a := range call.Args {
+		if g.isFacts(a) || !g.holdsFacts(info.TypeOf(a), map[types.Type]bool{}) {
+			continue
+		}
+		var to types.Type
+		if tv.IsType() {
+			to = tv.Type
+		} else if sig, ok := tv.Type.Underlying().(*types.Signature); ok {
+			to = paramType(sig, call, j)
+		}
+		if (!resolved && !tv.IsType()) || to == nil || types.IsInterface(to) {
 			return fmt.Sprintf("a value holding a *Facts passed to %s at %s", types.ExprString(call.Fun), g.where(a.Pos()))
 		}
 	}
@@ -457,19 +464,24 @@ func (g *callGraph) passed(call *ast.CallExpr, arg ast.Node) string {
 		if a != arg {
 			continue
 		}
-		params := sig.Params()
-		var t types.Type
-		switch {
-		case sig.Variadic() && j >= params.Len()-1 && !call.Ellipsis.IsValid():
-			t = params.At(params.Len() - 1).Type().(*types.Slice).Elem()
-		case j < params.Len():
-			t = params.At(j).Type()
-		}
-		if t == nil || !g.factsType(t) {
+		if t := paramType(sig, call, j); t == nil || !g.factsType(t) {
 			return fmt.Sprintf("a *Facts passed to %s as %v", callee, t)
 		}
 	}
 	return ""
+}
+
+// paramType is the type of the parameter that call's argument j is
+// passed as.
+func paramType(sig *types.Signature, call *ast.CallExpr, j int) types.Type {
+	params := sig.Params()
+	switch {
+	case sig.Variadic() && j >= params.Len()-1 && !call.Ellipsis.IsValid():
+		return params.At(params.Len() - 1).Type().(*types.Slice).Elem()
+	case j < params.Len():
+		return params.At(j).Type()
+	}
+	return nil
 }
 
 // calleeIdent is the identifier a called expression names, if any.
@@ -640,6 +652,10 @@ func TestReadGraph(t *testing.T) {
 		{"a value holding it, to another package", `
 			type scan struct{ f *Facts }
 			func judge(f *Facts) int { fmt.Println([]scan{{f: f}}); return 0 }`, nil, true, nil},
+		{"a value holding it, as an interface", `
+			type scan struct{ f *Facts }
+			func show(args ...any) string { return fmt.Sprint(args...) }
+			func judge(f *Facts) int { _ = show(scan{f}); return 0 }`, nil, true, nil},
 		{"a method only an interface calls", `
 			type reader interface{ read() int }
 			type view struct{ f *Facts }
