@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -94,8 +93,8 @@ func leakHint(c *Check) string {
 	return "Never put absolute paths in replies; name files relative to the practice root."
 }
 
-// trapKinds are the traps of check 20 (package harness plants them, in
-// the folder traps), by root-relative path.
+// trapKinds are the traps of check 20 (its Planting makes them in the
+// folder traps), by root-relative path.
 var trapKinds = map[string]string{
 	"traps/pipe-note.md":     "a FIFO",
 	"traps/dangling-note.md": "a dangling symlink",
@@ -138,11 +137,14 @@ func judgeLeaks(f *Facts) Verdict {
 	return v
 }
 
-// owner returns the check that plants and owns the fixture named name.
+// owner returns the check that plants and owns the fixture named name,
+// as the recorded facts name it; nil for none.
 func owner(name string) *Check {
 	for _, c := range all {
-		if contains(c.Fixtures, name) {
-			return c
+		for _, p := range c.Fixtures {
+			if p.Name == name {
+				return c
+			}
 		}
 	}
 	return nil
@@ -295,22 +297,22 @@ func (l *leakScan) pathOwner(base, rest string) (*Check, string) {
 		r := strings.TrimPrefix(p, l.base)
 		return rest == r || strings.HasPrefix(rest, r+"/")
 	}
-	fx := l.facts.Fixtures
+	f := l.facts
 	switch {
-	case under(dirOf(fx["dir-secret.md"].Path)):
-		return owner("linked-dir"), "the outside folder behind linked-dir"
-	case under(dirOf(fx["private-notes.md"].Path)):
-		return owner("private-notes.md"), "the sibling folder root-old"
-	case under(fx[CallerRoot].Path):
-		return owner(CallerRoot), "the folder offered as a caller-selected root"
+	case under(dirOf(f.of(dirSecret).Path)):
+		return ownerOf(linkedDir), "the outside folder behind linked-dir"
+	case under(dirOf(f.of(siblingNote).Path)):
+		return ownerOf(siblingNote), "the sibling folder root-old"
+	case under(f.of(callerRoot).Path):
+		return ownerOf(callerRoot), "the folder offered as a caller-selected root"
 	}
 	for _, g := range l.guarded {
 		if under(g.f.Path) {
 			return g.owner, g.f.Label
 		}
 	}
-	if abs := fx["absolute-secret.md"].Path; under(dirOf(abs)) {
-		return owner("absolute-secret.md"), "the outside folder of " + filepath.Base(abs)
+	if abs := f.of(absoluteNote).Path; under(dirOf(abs)) {
+		return ownerOf(absoluteNote), "the outside folder of " + filepath.Base(abs)
 	}
 	return check22, "the run's temp folder (" + base + rest + ")"
 }
@@ -344,7 +346,7 @@ func (l *leakScan) resultLeaks(sh Shown) []Sighting {
 		paras = l.facts.Notes.Paras
 	}
 	rd := ReadResult(&res, sh.Query, paras)
-	outside := owner("outside.md")
+	outside := ownerOf(outsideNote)
 	var out []Sighting
 	for _, f := range rd.Results {
 		rel, ok := l.notes.RootRel(f)
@@ -365,7 +367,7 @@ func (l *leakScan) resultLeaks(sh Shown) []Sighting {
 			continue
 		}
 		if trap, ok := trapKinds[rel]; ok {
-			out = append(out, Sighting{Owner: owner(path.Base(rel)), Key: "trap " + rel, What: fmt.Sprintf("%s (%s) named as a result", rel, trap)})
+			out = append(out, Sighting{Owner: check20, Key: "trap " + rel, What: fmt.Sprintf("%s (%s) named as a result", rel, trap)})
 		}
 	}
 	for _, it := range rd.Items {
@@ -426,7 +428,7 @@ func (l *leakScan) listingLeak(text string, sent []string) (Sighting, bool) {
 	if len(named) < 2 {
 		return Sighting{}, false
 	}
-	return Sighting{Owner: owner(CallerRoot), Key: "listing", What: fmt.Sprintf("a listing of the folder above the root (%s)", strings.Join(named, ", "))}, true
+	return Sighting{Owner: ownerOf(callerRoot), Key: "listing", What: fmt.Sprintf("a listing of the folder above the root (%s)", strings.Join(named, ", "))}, true
 }
 
 // lineWith returns the line of text holding sub.

@@ -15,7 +15,7 @@ func leakTestFacts(out ...Output) *Facts {
 	return &Facts{
 		Fixtures: map[string]Fixture{
 			TempFolder:           {Path: leakBase},
-			CallerRoot:           {Path: leakBase + "/caller-root"},
+			callerRoot.Name:      {Path: leakBase + "/caller-root"},
 			"outside.md":         {Marker: "outsidemark-aa", Path: leakBase + "/outside.md", Label: "outside.md", Words: []string{"0123456789ab", "cdef01234567"}},
 			"dir-secret.md":      {Marker: "linkdirmark-aa", Path: leakBase + "/outsidedirab/dir-secret.md", Label: "dir-secret", Words: []string{"aaaaaaaaaaaa"}},
 			"private-notes.md":   {Marker: "siblingmark-aa", Path: leakBase + "/root-old/private-notes.md", Label: "private", Words: []string{"bbbbbbbbbbbb"}},

@@ -50,10 +50,8 @@ func exchangeKey(i int) string { return fmt.Sprintf("exchange %d", i+1) }
 // leakFacts are the facts the leak rule reads. A process's root entries
 // are kept only where they differ from the root's now.
 func (r *runner) leakFacts() *checks.Facts {
-	f := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), OutsideNames: r.lay.outsideNames}
-	for _, s := range r.lay.secrets {
-		f.Secrets = append(f.Secrets, s.Name)
-	}
+	f := &checks.Facts{Fixtures: r.lay.fixtures(), Notes: r.lay.notes(), OutsideNames: r.lay.outsideNames,
+		Secrets: slices.Clone(r.lay.secrets)}
 	for _, o := range r.outputs {
 		if slices.Equal(o.Entries, f.Notes.Entries) && slices.Equal(o.Taken, f.Notes.Taken) {
 			o.Entries, o.Taken = nil, nil
