@@ -78,7 +78,7 @@ func buildLayout(practiceData string, seed [32]byte) (*layout, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("practice data %s is not a directory", practiceData)
 	}
-	base, err := os.MkdirTemp("", "practice-notes-acceptance-")
+	base, err := mkdirTempFixed("practice-notes-acceptance-")
 	if err != nil {
 		return nil, err
 	}
@@ -87,6 +87,22 @@ func buildLayout(practiceData string, seed [32]byte) (*layout, error) {
 		return nil, err
 	}
 	return plantLayout(base, practiceData, seed)
+}
+
+// mkdirTempFixed makes a new folder in the system's temp folder, named
+// prefix and ten random digits. os.MkdirTemp's digits vary in number, and
+// the folder's name is in replies and in texts the report cuts to a fixed
+// width: a name of one width makes two runs with one seed cut alike.
+func mkdirTempFixed(prefix string) (string, error) {
+	for range 10000 {
+		// Not the layout's stream: the name must not move its words.
+		dir := filepath.Join(os.TempDir(), fmt.Sprintf("%s%010d", prefix, rand.Uint32()))
+		err := os.Mkdir(dir, 0o700)
+		if !errors.Is(err, fs.ErrExist) {
+			return dir, err
+		}
+	}
+	return "", fmt.Errorf("no new folder %s* in %s after 10000 tries", prefix, os.TempDir())
 }
 
 // plantLayout fills the empty folder base with the practice data and the

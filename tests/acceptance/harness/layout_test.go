@@ -70,3 +70,21 @@ func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
 		}
 	}
 }
+
+// TestLayoutFolderWidth: the temp folder's name has one width, run after
+// run, so texts cut to a fixed width that quote it are cut alike.
+func TestLayoutFolderWidth(t *testing.T) {
+	want := len("practice-notes-acceptance-") + 10
+	for range 20 {
+		lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"), newSeed())
+		if lay != nil {
+			t.Cleanup(func() { lay.remove() })
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name := filepath.Base(lay.Base); len(name) != want {
+			t.Errorf("temp folder %s: %d characters, want %d", name, len(name), want)
+		}
+	}
+}
