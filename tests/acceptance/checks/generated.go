@@ -46,12 +46,9 @@ type Generated struct {
 // root as it was when the step was sent.
 func (g *Generated) AnswerGenerated() {
 	g.Answers = map[string]*truth.Answer{}
+	askers := map[bool]*truth.Asker{false: truth.NewAsker(g.Before), true: truth.NewAsker(g.After)}
 	for step, q := range g.Queries {
-		t := g.Before
-		if g.Changed[step] {
-			t = g.After
-		}
-		a := truth.Ask(t, q)
+		a := askers[g.Changed[step]].Ask(q)
 		g.Answers[step] = &a
 	}
 }

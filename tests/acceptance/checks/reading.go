@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -359,14 +362,93 @@ func mask(text, query string, paras []Paragraph) string {
 			text = strings.ReplaceAll(text, p.Text, "\x00")
 		}
 	}
+	f := newFolded(text)
 	for _, p := range paras {
-		for _, line := range strings.Split(p.Text, "\n") {
+		for line := range strings.SplitSeq(p.Text, "\n") {
 			if len(line) >= 16 {
-				text = maskFold(text, line)
+				f.maskFold(line)
 			}
 		}
 	}
-	return maskQuery(text, query)
+	return maskQuery(f.text, query)
+}
+
+// folded is a text and its lower case, for masking many lines in turn
+// without lowering the text again for each.
+type folded struct {
+	text, low string
+	// inStep says that text is UTF-8 whose every rune lowers to one of
+	// its own length: low's offsets are text's.
+	inStep bool
+}
+
+func newFolded(text string) *folded {
+	f := &folded{text: text, inStep: lowersInPlace(text)}
+	if f.inStep {
+		f.low = strings.ToLower(text)
+	}
+	return f
+}
+
+// maskFold does to f.text what maskFold does to a text.
+func (f *folded) maskFold(sub string) {
+	if !f.inStep || !lowersInPlace(sub) {
+		if t := maskFold(f.text, sub); t != f.text {
+			*f = *newFolded(t)
+		}
+		return
+	}
+	// Most lines are not in the text: their ASCII start, lowered on the
+	// stack, tells so before the whole line is lowered.
+	var start [16]byte
+	n := 0
+	for n < len(start) && n < len(sub) && sub[n] < utf8.RuneSelf {
+		start[n] = sub[n]
+		if 'A' <= start[n] && start[n] <= 'Z' {
+			start[n] += 'a' - 'A'
+		}
+		n++
+	}
+	if !strings.Contains(f.low, string(start[:n])) {
+		return
+	}
+	lsub := strings.ToLower(sub)
+	i := strings.Index(f.low, lsub)
+	if i < 0 {
+		return
+	}
+	// Both UTF-8 and lowered rune for rune in place, lsub is found in
+	// low only at rune boundaries, which are text's: blanking the same
+	// bytes of both keeps low the lower case of text.
+	var t, l strings.Builder
+	text, low := f.text, f.low
+	for ; i >= 0; i = strings.Index(low, lsub) {
+		t.WriteString(text[:i])
+		t.WriteByte(0)
+		l.WriteString(low[:i])
+		l.WriteByte(0)
+		text, low = text[i+len(sub):], low[i+len(sub):]
+	}
+	t.WriteString(text)
+	l.WriteString(low)
+	f.text, f.low = t.String(), l.String()
+}
+
+// lowersInPlace reports whether s is UTF-8 whose every rune lowers to a
+// rune of the same length.
+func lowersInPlace(s string) bool {
+	for i := 0; i < len(s); {
+		if s[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || utf8.RuneLen(unicode.ToLower(r)) != size {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 // maskFold blanks every occurrence of sub in text, in any ASCII case.
@@ -610,8 +692,9 @@ func flat(m map[string]any) bool {
 
 // isParagraph reports whether s presents a root paragraph exactly.
 func isParagraph(s string, paras []Paragraph) bool {
+	texts := truth.Presented(s)
 	for _, p := range paras {
-		if truth.Exact(s, p.Text) {
+		if slices.Contains(texts, p.Text) {
 			return true
 		}
 	}

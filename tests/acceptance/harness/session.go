@@ -294,6 +294,11 @@ func (w *wire) pair(mark int, method string) []string {
 		}
 		out := []string{line}
 		for _, g := range w.got {
+			if !strings.Contains(g, string(m.ID)) {
+				// Its id, compared byte for byte, is not in it: not
+				// decoded, as every earlier reply would be for each call.
+				continue
+			}
 			var r struct {
 				ID     json.RawMessage `json:"id"`
 				Method string          `json:"method"`

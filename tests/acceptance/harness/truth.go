@@ -23,13 +23,14 @@ func (r *runner) describeRoot() error {
 // exchanges sent, over the root as last described.
 func (r *runner) truthFor(exs []checks.Exchange) map[string]*truth.Answer {
 	out := map[string]*truth.Answer{}
+	k := truth.NewAsker(r.tree)
 	for _, ex := range exs {
 		q, ok := searchQuery(ex.In)
 		if !ok || r.tree == nil {
 			continue
 		}
 		if _, done := out[q]; !done {
-			a := truth.Ask(r.tree, q)
+			a := k.Ask(q)
 			out[q] = &a
 		}
 	}

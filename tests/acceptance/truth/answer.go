@@ -2,6 +2,7 @@ package truth
 
 import (
 	"bytes"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -103,78 +104,150 @@ func (a *Answer) Find(file, passage string) (Hit, bool) {
 }
 
 // Ask computes the true answer to query over the root t describes.
-func Ask(t Tree, query string) Answer {
+func Ask(t Tree, query string) Answer { return NewAsker(t).Ask(query) }
+
+// Asker answers queries over one tree, as [Ask] does. It splits each note
+// into paragraphs and folds their text once, on the first query that
+// needs it, however many queries it answers. The tree must not change
+// while the Asker is in use.
+type Asker struct {
+	t     Tree
+	names []string // t's names, in byte order
+	notes map[string]*readNote
+}
+
+// readNote is a note as every query reads it.
+type readNote struct {
+	room  Room // the file's own room
+	paras []readPara
+}
+
+// readPara is one paragraph of a note, its text folded both ways.
+type readPara struct {
+	para
+	text   []byte
+	simple []unit
+	// full is nil when full folding changes no rune of the paragraph:
+	// then it is simple.
+	full  []unit
+	parts []span // partsWhenWhiteEnds
+}
+
+// NewAsker returns an Asker over t.
+func NewAsker(t Tree) *Asker {
+	names := make([]string, 0, len(t))
+	for name := range t {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	return &Asker{t: t, names: names, notes: map[string]*readNote{}}
+}
+
+// note returns the note at name read, or nil when name holds no
+// searchable text.
+func (k *Asker) note(name string) *readNote {
+	if n, done := k.notes[name]; done {
+		return n
+	}
+	var n *readNote
+	e := k.t[name]
+	if fr, ok := k.t.fileRoom(name, e); ok {
+		n = &readNote{room: fr}
+		for _, p := range paragraphs(e.Data) {
+			text := e.Data[p.start:p.end]
+			rp := readPara{para: p, text: text, simple: units(text, false), parts: partsWhenWhiteEnds(text)}
+			if folds(text) {
+				rp.full = units(text, true)
+			}
+			n.paras = append(n.paras, rp)
+		}
+	}
+	k.notes[name] = n
+	return n
+}
+
+// Ask computes the true answer to query over the Asker's tree.
+func (k *Asker) Ask(query string) Answer {
 	a := Answer{Query: query, Refusal: refusal(query)}
 	words := strings.FieldsFunc(query, unicode.IsSpace)
 	if a.Refusal == MustRefuse || len(words) == 0 {
 		return a
 	}
 	simple, full := makePhrase(words, false), makePhrase(words, true)
-	names := make([]string, 0, len(t))
-	for name := range t {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		e := t[name]
-		if e.Kind == Regular && e.Unreadable && e.Data == nil && !t.throughLink(name) {
+	// Where neither the query nor a paragraph has a rune that full
+	// folding changes, the full matches are the simple ones with more
+	// room, which the simple ones cover: they are not looked for.
+	queryFolds := !slices.EqualFunc(simple, full, slices.Equal)
+	for _, name := range k.names {
+		e := k.t[name]
+		if e.Kind == Regular && e.Unreadable && e.Data == nil && !k.t.throughLink(name) {
 			a.Unread = append(a.Unread, name)
 			continue
 		}
-		fr, ok := t.fileRoom(name, e)
-		if !ok {
+		n := k.note(name)
+		if n == nil {
 			continue
 		}
-		for _, p := range paragraphs(e.Data) {
-			text := e.Data[p.start:p.end]
-			occs := simple.find(units(text, false))
-			for _, o := range full.find(units(text, true)) {
-				o.room |= RoomFullFold
-				occs = append(occs, o)
+		for i := range n.paras {
+			if h, ok := n.paras[i].hit(name, n.room, simple, full, queryFolds); ok {
+				a.Hits = append(a.Hits, h)
 			}
-			if len(occs) == 0 {
-				continue
-			}
-			forms := p.forms
-			for _, part := range partsWhenWhiteEnds(text) {
-				// A part is the passage of a reader that ends the
-				// paragraph at a line of white space, for a phrase it
-				// holds whole.
-				for _, o := range occs {
-					if o.start >= part.start && o.end <= part.end {
-						forms = append(forms[:len(forms):len(forms)], string(text[part.start:part.end]))
-						break
-					}
-				}
-			}
-			// In order of position; an occurrence found both ways keeps
-			// its simple folding first. One that needs at least the room
-			// of an earlier one is never the first a server finds: only
-			// the others are kept.
-			sort.SliceStable(occs, func(i, j int) bool { return occs[i].start < occs[j].start })
-			kept := occs[:0]
-			for _, o := range occs {
-				o.room |= fr
-				if !coveredBy(kept, o.room) {
-					o.line = p.line + bytes.Count(text[:o.start], []byte{'\n'})
-					kept = append(kept, o)
-				}
-			}
-			occs = kept
-			least := occs[0].room
-			for _, o := range occs {
-				if bitCount(o.room) < bitCount(least) {
-					least = o.room
-				}
-			}
-			a.Hits = append(a.Hits, Hit{
-				File: name, Text: string(text), Forms: forms,
-				StartLine: p.line, Line: occs[0].line,
-				Room: least, occs: occs,
-			})
 		}
 	}
 	return a
+}
+
+// hit returns the hit of the phrase in the paragraph, if it holds it; fr
+// is the note's own room.
+func (p *readPara) hit(name string, fr Room, simple, full phrase, queryFolds bool) (Hit, bool) {
+	occs := simple.find(p.simple)
+	if fu := p.full; fu != nil || queryFolds {
+		if fu == nil {
+			fu = p.simple
+		}
+		for _, o := range full.find(fu) {
+			o.room |= RoomFullFold
+			occs = append(occs, o)
+		}
+	}
+	if len(occs) == 0 {
+		return Hit{}, false
+	}
+	forms := slices.Clone(p.forms)
+	for _, part := range p.parts {
+		// A part is the passage of a reader that ends the paragraph at
+		// a line of white space, for a phrase it holds whole.
+		for _, o := range occs {
+			if o.start >= part.start && o.end <= part.end {
+				forms = append(forms, string(p.text[part.start:part.end]))
+				break
+			}
+		}
+	}
+	// In order of position; an occurrence found both ways keeps its
+	// simple folding first. One that needs at least the room of an
+	// earlier one is never the first a server finds: only the others are
+	// kept.
+	sort.SliceStable(occs, func(i, j int) bool { return occs[i].start < occs[j].start })
+	kept := occs[:0]
+	for _, o := range occs {
+		o.room |= fr
+		if !coveredBy(kept, o.room) {
+			o.line = p.line + bytes.Count(p.text[:o.start], []byte{'\n'})
+			kept = append(kept, o)
+		}
+	}
+	least := kept[0].room
+	for _, o := range kept {
+		if bitCount(o.room) < bitCount(least) {
+			least = o.room
+		}
+	}
+	return Hit{
+		File: name, Text: string(p.text), Forms: forms,
+		StartLine: p.line, Line: kept[0].line,
+		Room: least, occs: kept,
+	}, true
 }
 
 // coveredBy reports whether one of occs needs no more room than room.

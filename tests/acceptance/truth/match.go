@@ -19,6 +19,14 @@ type unit struct {
 // so that two runes are equal under simple case folding exactly when their
 // folds are equal.
 func simpleFold(r rune) rune {
+	if r < utf8.RuneSelf {
+		// An ASCII letter's orbit holds its capital, the smallest rune
+		// in it; other ASCII runes fold to themselves.
+		if 'a' <= r && r <= 'z' {
+			return r - 'a' + 'A'
+		}
+		return r
+	}
 	least := r
 	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
 		least = min(least, f)
@@ -41,11 +49,27 @@ func fold(r rune, full bool) []rune {
 	return []rune{simpleFold(r)}
 }
 
+// folds reports whether full folding turns a rune of text into several.
+func folds(text []byte) bool {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(text[i:])
+		if _, ok := fullFolds[r]; ok {
+			return true
+		}
+		i += size
+	}
+	return false
+}
+
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) }
 
 // units turns text into the units matching compares.
 func units(text []byte, full bool) []unit {
-	var out []unit
+	out := make([]unit, 0, len(text))
 	for i := 0; i < len(text); {
 		r, size := utf8.DecodeRune(text[i:])
 		switch {
@@ -54,9 +78,16 @@ func units(text []byte, full bool) []unit {
 		case unicode.IsSpace(r):
 			out = append(out, unit{r: r, space: true, start: i, end: i + size})
 		default:
-			for _, f := range fold(r, full) {
-				out = append(out, unit{r: f, word: isWord(r), start: i, end: i + size})
+			word := isWord(r)
+			if full {
+				if s, ok := fullFolds[r]; ok {
+					for _, f := range s {
+						out = append(out, unit{r: simpleFold(f), word: word, start: i, end: i + size})
+					}
+					break
+				}
 			}
+			out = append(out, unit{r: simpleFold(r), word: word, start: i, end: i + size})
 		}
 		i += size
 	}

@@ -28,6 +28,11 @@ func Exact(passage, paragraph string) bool {
 	return false
 }
 
+// Presented returns the paragraphs passage presents exactly: Exact(passage,
+// p) holds for these p and no other. It serves a caller that tries many
+// paragraphs against one passage.
+func Presented(passage string) []string { return unpresent(passage) }
+
 // The presentations, as a bit set of those already removed.
 const (
 	byQuote = 1 << iota

@@ -1,6 +1,7 @@
 package truth
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,6 +47,9 @@ func TestExact(t *testing.T) {
 	for _, tt := range tests {
 		if got := Exact(tt.passage, tt.paragraph); got != tt.want {
 			t.Errorf("%s: Exact(%q, %q) = %v, want %v", tt.name, tt.passage, tt.paragraph, got, tt.want)
+		}
+		if got := slices.Contains(Presented(tt.passage), tt.paragraph); got != tt.want {
+			t.Errorf("%s: Presented(%q) holds %q: %v, want %v", tt.name, tt.passage, tt.paragraph, got, tt.want)
 		}
 	}
 }
