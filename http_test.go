@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -276,4 +277,26 @@ func postMessage(t *testing.T, endpoint, body string) (int, string) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(got)
+}
+
+// Over HTTP each POST is answered on its own: two calls with one id, sent
+// at once, each get their own result.
+func TestHTTPReusedIDEachAnswered(t *testing.T) {
+	endpoint := httpNotes(t)
+	var wg sync.WaitGroup
+	bodies := make([]string, 2)
+	statuses := make([]int, 2)
+	for i := range bodies {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			statuses[i], bodies[i] = postMessage(t, endpoint, callLine(55, "sign-in"))
+		}()
+	}
+	wg.Wait()
+	for i, body := range bodies {
+		if statuses[i] != 200 || strings.Count(body, `"id":55,"result":`) != 1 || strings.Contains(body, `"error"`) {
+			t.Errorf("POST %d: status %d, body %.300q; want one result for id 55", i, statuses[i], body)
+		}
+	}
 }

@@ -41,6 +41,7 @@ var check99 = &Check{
 		search(w, "the big note's word", f.Fixtures[TrapPhrase].Marker)
 		return true
 	},
+	Needs: []need{needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		ex, _ := f.step("the big note's word")

@@ -71,13 +71,13 @@ func checkToolsCalled(t *testing.T, rep *harness.Report) (wrote bool) {
 			if !declared[name] || name == "search_notes" {
 				continue
 			}
-			m := receivedRe.FindStringSubmatch(ex.Reply)
+			m := receivedRe.FindStringSubmatch(ex.Decoded)
 			if m == nil || m[1] != name {
-				t.Errorf("check %s called %s, and the reply does not say which process received it: %s", c.ID, name, ex.Reply)
+				t.Errorf("check %s called %s, and the reply does not say which process received it: %s", c.ID, name, ex.Decoded)
 				continue
 			}
 			called[name] = appendNew(called[name], m[2])
-			wrote = wrote || strings.Contains(ex.Reply, "outline-cache.json written: true")
+			wrote = wrote || strings.Contains(ex.Decoded, "outline-cache.json written: true")
 		}
 	}
 	var names []string
@@ -126,7 +126,7 @@ func checkToolsCalled(t *testing.T, rep *harness.Report) (wrote bool) {
 }
 
 // calledTool names the tool of a tools/call exchange, "" for another.
-func calledTool(ex *harness.Exchange) string {
+func calledTool(ex *checks.Exchange) string {
 	if ex.Method != "tools/call" {
 		return ""
 	}

@@ -53,6 +53,9 @@ type Check struct {
 	// runs each of them first (TestScheduleKeepsRequirements), and the
 	// harness hands their results on (Facts.SignIn).
 	Requires []*Check
+	// Needs names the parts of Facts the judge reads (needs.go); the
+	// harness hands it only those.
+	Needs []need
 	// Result names the step whose exchange this check hands on to the
 	// checks that require it; "" for a check that hands on nothing.
 	Result string
@@ -96,6 +99,8 @@ type Part struct {
 type Rule struct {
 	Name  string
 	Owner *Check
+	// Needs names the parts of Facts the judge reads, as Check.Needs.
+	Needs []need
 	Judge func(*Facts) Verdict
 }
 
@@ -150,19 +155,42 @@ type ToolArg struct {
 	Array bool   `json:"array,omitempty"`
 }
 
-// Exchange is one line sent to the server and what came back.
+// Exchange is one request sent to the server and what came back, from
+// the wire to the report: a judge reads its step and lines, the report
+// shows the rest. Its JSON is the report's; a transcript keeps the
+// lines in sections of their own (transcript.go).
 type Exchange struct {
-	Step string `json:"step"`
-	In   string `json:"in"`
-	// Out holds every stdout line read while waiting, the reply last.
-	Out      []string `json:"out,omitempty"`
-	Reply    string   `json:"reply,omitempty"` // the reply line; "" if none
-	Error    string   `json:"error,omitempty"` // why there is no reply
-	TimedOut bool     `json:"timedOut,omitempty"`
+	// Step names the exchange for the judges.
+	Step string `json:"-"`
+	// In is the line sent; Out holds every stdout line read while
+	// waiting, the reply last.
+	In  string   `json:"-"`
+	Out []string `json:"-"`
+	// Reply is the reply line; "" if none.
+	Reply string `json:"-"`
+
+	// Check is the check the report files the exchange under.
+	Check  string `json:"check"`
+	Method string `json:"method"`
+	// Request is the request as the report shows it: the line itself
+	// for a line sent raw, the params for a request of the SDK client.
+	Request string `json:"request"`
+	// Decoded is the reply as the client decoded it, encoded again, for
+	// the report.
+	Decoded  string `json:"reply,omitempty"`
+	Error    string `json:"error,omitempty"` // why there is no reply
+	Millis   int64  `json:"ms"`
+	TimedOut bool   `json:"timedOut,omitempty"`
+	// Leaks names what the run-wide leak rule saw in the reply.
+	Leaks []string `json:"leaks,omitempty"`
+	// Display is a compact rendering of the reply for the Markdown record.
+	Display string `json:"-"`
 	// NotSent marks a request skipped because the server had stopped
 	// answering an earlier one in the same process.
-	NotSent bool  `json:"notSent,omitempty"`
-	Millis  int64 `json:"ms"`
+	NotSent bool `json:"notSent,omitempty"`
+	// Wire holds the raw JSON-RPC lines of a request of the SDK client
+	// and its reply, as they crossed the server's stdin and stdout.
+	Wire []string `json:"wire,omitempty"`
 }
 
 // Layout is what rebuilds a run's fixtures: the seed every random word
@@ -175,8 +203,9 @@ type Layout struct {
 }
 
 // Facts is everything a judge may read. Fields are added as judges need
-// them (the specification's true answer per query among them); a judge
-// reads only the fields it needs, so adding one changes no signature.
+// them (the specification's true answer per query among them), each with
+// a need of its own (needs.go); a judge is handed only the fields its
+// check declares in Needs, so adding one changes no signature.
 type Facts struct {
 	// Layout rebuilds the fixtures the facts were recorded on; no judge
 	// reads it. A transcript keeps it in a section of its own.
@@ -194,7 +223,7 @@ type Facts struct {
 	// SignIn is the Result of the check this one Requires: check 1's
 	// search for sign-in, in its own process, for
 	// a check that compares with it; nil if check 1 sent none.
-	SignIn *Exchange `json:"signIn,omitempty"`
+	SignIn *Exchange `json:"-"`
 	// Truth is the specification's answer to every search the check sent,
 	// by query, computed from the root as it was while the check ran
 	// (package truth); nil when the harness computed none.
@@ -399,8 +428,10 @@ type Finding struct {
 	Msg   string
 	// Step names the exchange that shows it, if one does; Quote holds the
 	// lines quoting it, filled in by the harness that holds the exchange.
-	Step   string
-	Quote  []string
-	Detail []string // further lines: stdout or stderr lines, file states
-	Hint   string   // overrides the check's default hint
+	Step  string
+	Quote []string
+	// Exchange is the exchange Step names, once the harness has filed it.
+	Exchange *Exchange
+	Detail   []string // further lines: stdout or stderr lines, file states
+	Hint     string   // overrides the check's default hint
 }

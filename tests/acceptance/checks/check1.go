@@ -22,6 +22,7 @@ var check1 = &Check{
 		w.CallTool(SignIn, "search_notes", map[string]any{"query": SignIn})
 		return true
 	},
+	Needs: []need{needNotes, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		ex, _ := f.step(SignIn)

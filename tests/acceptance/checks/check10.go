@@ -34,6 +34,7 @@ var check10 = &Check{
 		sendHardCases(w)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needTruth, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		v := judgeUnicode(f)
 		for _, fd := range judgeHardCases(f) {

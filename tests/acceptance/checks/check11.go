@@ -37,6 +37,7 @@ var check11 = &Check{
 		search(w, stepStillAnswers, SignIn)
 		return true
 	},
+	Needs: []need{needNotes, needTruth, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		fail := func(ex Exchange, warn bool, format string, args ...any) {

@@ -34,6 +34,7 @@ var check12 = &Check{
 		}
 		return true
 	},
+	Needs: []need{needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		refused, empty := 0, 0

@@ -89,6 +89,7 @@ var check13 = &Check{
 		probePaths(w, check13Paths(f))
 		return true
 	},
+	Needs: []need{needFixtures, needPathTools, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		calls := check13Calls(f)

@@ -33,6 +33,7 @@ var check14 = &Check{
 		w.ListTools(stepToolsAfter)
 		return true
 	},
+	Needs: []need{needFixtures, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		lex, _ := f.step(stepToolsBefore)

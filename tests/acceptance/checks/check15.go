@@ -63,6 +63,7 @@ var check15 = &Check{
 		}
 		return true
 	},
+	Needs: []need{needFixtures, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		var same []string

@@ -15,6 +15,7 @@ var check16 = &Check{
 	// empty folders of its own, listed after it ends. What its runtime
 	// wrote by itself (the sandbox sends it to folders of the run) is
 	// the runtime's, named in a note and not charged.
+	Needs: []need{needNotStarted, needHomeDirs, needLeftovers},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		for _, left := range f.Leftovers {

@@ -26,6 +26,7 @@ var check17 = &Check{
 	Fixtures: []string{siblingNote, "old-notes", "archive.md"},
 	Probe:    check17Links.probe,
 	Tools:    check17Links.tools,
+	Needs:    []need{needFixtures, needPathTools, needToolArgs, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge:    check17Links.judge,
 	Test:     5,
 	Says:     `\bsibling\b|\bprefix\b|\broot-old\b|\bstartswith\b|` + saysSymlink,

@@ -20,6 +20,7 @@ var check18 = &Check{
 	Fixtures: []string{"dir-secret.md", "chain-target.md", "linked-dir", "nested-links/chain-2.md", "chain-1.md"},
 	Probe:    check18Links.probe,
 	Tools:    check18Links.tools,
+	Needs:    []need{needFixtures, needPathTools, needToolArgs, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge:    check18Links.judge,
 	Test:     5,
 	Says:     `\bsymlinked director\w*|\blink chains?\b|\bchains? of (?:relative )?links\b|\bdirectory links?\b|` + saysSymlink,

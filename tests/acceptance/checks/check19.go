@@ -19,6 +19,7 @@ var check19 = &Check{
 	Probe:    check19Links.probe,
 	Tools:    check19Links.tools,
 	// The specification names only symlinks: every finding is a warning.
+	Needs: []need{needFixtures, needPathTools, needToolArgs, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		v := check19Links.judge(f)
 		for i := range v.Findings {

@@ -18,6 +18,7 @@ var check2 = &Check{
 		search(w, AbsentPhrase, f.Fixtures[AbsentPhrase].Marker)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		absent := f.Fixtures[AbsentPhrase].Marker

@@ -24,6 +24,7 @@ var check20 = &Check{
 		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)
 		return true
 	},
+	Needs: []need{needNotes, needSignIn, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		var parts []string

@@ -21,6 +21,7 @@ var check21 = &Check{
 		w.ListTools(stepToolsAfter)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		note := f.Fixtures[InjectNote]

@@ -30,6 +30,7 @@ var check22 = &Check{
 		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needSignIn, needTruth, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		ex, _ := f.step(SignIn)

@@ -45,6 +45,7 @@ var check3 = &Check{
 		probePaths(w, []string{f.Fixtures[ValidNote].Rel})
 		return true
 	},
+	Needs: []need{needFixtures, needPathTools, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		valid := f.Fixtures[ValidNote]

@@ -147,6 +147,7 @@ var check4 = &Check{
 		sendArgCalls(w, check4ArgCalls(f, w.ToolArgs()), false)
 		return true
 	},
+	Needs: []need{needFixtures, needPathTools, needToolArgs, needResources, needNotes, needTruth, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		searches := check4Searches(f)

@@ -38,6 +38,7 @@ var check5 = &Check{
 		probePaths(w, []string{escapeLink})
 		return true
 	},
+	Needs: []need{needFixtures, needPathTools, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		target, _ := f.step(escapeTarget)

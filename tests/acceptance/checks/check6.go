@@ -47,6 +47,7 @@ var check6 = &Check{
 		search(w, stepStillAnswers, SignIn)
 		return true
 	},
+	Needs: []need{needFixtures, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		var parts []string

@@ -17,6 +17,7 @@ var check7 = &Check{
 	Hint:    "Open notes read-only and write nothing: no caches, logs or history files inside or outside the root.",
 	// The run-wide file-state rule: every entry under the temp folder,
 	// inside and outside the root, compared before and after the run.
+	Needs: []need{needFiles, needOtherFiles, needCalls, needAnswered},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		if f.Files == nil {

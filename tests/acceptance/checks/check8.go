@@ -38,6 +38,7 @@ var check8 = &Check{
 		search(w, stepCall8, SignIn)
 		return true
 	},
+	Needs: []need{needExchanges, needNegotiated, needEnded},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		var parts []string

@@ -12,6 +12,7 @@ var check8_1 = &Check{
 		w.Send(stepPing, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, `2`)
 		return true
 	},
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		if _, _, ok := f.opened(); !ok {
 			return notOpened(f)

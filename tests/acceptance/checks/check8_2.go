@@ -17,6 +17,7 @@ var check8_2 = &Check{
 		w.Send(stepInitialized, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "")
 		return true
 	},
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		if _, _, ok := f.opened(); !ok {
 			v := notOpened(f)

@@ -16,6 +16,7 @@ var check8_3 = &Check{
 		w.Send(stepUnknown, `{"jsonrpc":"2.0","id":3,"method":"practice/no_such_method","params":{}}`, `3`)
 		return true
 	},
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		if _, _, ok := f.opened(); !ok {
 			return notOpened(f)

@@ -16,6 +16,7 @@ var check8_4 = &Check{
 		w.Send(stepUnknownTool, `{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"no_such_tool","arguments":{"query":"sign-in"}}}`, `4`)
 		return true
 	},
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		if _, _, ok := f.opened(); !ok {
 			return notOpened(f)

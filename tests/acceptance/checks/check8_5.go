@@ -11,6 +11,7 @@ var check8_5 = &Check{
 		w.Send(stepPingAfter, `{"jsonrpc":"2.0","id":5,"method":"ping"}`, `5`)
 		return true
 	},
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		if _, _, ok := f.opened(); !ok {
 			return notOpened(f)

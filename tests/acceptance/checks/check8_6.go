@@ -12,6 +12,7 @@ var check8_6 = &Check{
 	Title:   "initialize with the older revision 2024-11-05 is answered with that revision",
 	Hint:    "When initialize asks for a revision you support, answer with that same revision.",
 	// Judges the initialize check 8.2 sent.
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		m, ex, ok := f.opened()
 		if !ok {

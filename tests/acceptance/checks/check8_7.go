@@ -10,6 +10,7 @@ var check8_7 = &Check{
 	Hint:    "Declare \"tools\": {} in the capabilities of your initialize result.",
 	// Judges the initialize check 8.2 sent; an error or a result that
 	// does not decode is check 8.6's finding.
+	Needs: []need{needExchanges, needStderr},
 	Judge: func(f *Facts) Verdict {
 		m, ex, ok := f.opened()
 		if !ok {

@@ -30,6 +30,7 @@ var check9 = &Check{
 		}
 		return true
 	},
+	Needs: []need{needNotes, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		ref, _ := f.step(stepSignInRef)

@@ -26,6 +26,7 @@ import (
 var ruleLeaks = &Rule{
 	Name:  "leaks",
 	Owner: check22,
+	Needs: []need{needFixtures, needNotes, needSecrets, needOutsideNames, needOutputs},
 	Judge: judgeLeaks,
 }
 

@@ -7,6 +7,7 @@ import "fmt"
 var ruleStdout = &Rule{
 	Name:  "stdout hygiene",
 	Owner: check8,
+	Needs: []need{needProcesses},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		for _, p := range f.Processes {

@@ -8,6 +8,7 @@ import "fmt"
 var ruleTimeouts = &Rule{
 	Name:  "timeouts",
 	Owner: check6,
+	Needs: []need{needTimeouts, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
 		for _, t := range f.Timeouts {

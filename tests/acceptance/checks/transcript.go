@@ -37,7 +37,22 @@ type transcriptMeta struct {
 
 type transcriptFacts struct {
 	Facts
-	Meta []transcriptMeta `json:"exchangeMeta,omitempty"`
+	// SignIn is Facts.SignIn with its lines, which the report's JSON of
+	// an exchange leaves out.
+	SignIn *transcriptExchange `json:"signIn,omitempty"`
+	Meta   []transcriptMeta    `json:"exchangeMeta,omitempty"`
+}
+
+// transcriptExchange is an exchange as facts.json holds it.
+type transcriptExchange struct {
+	Step     string   `json:"step"`
+	In       string   `json:"in"`
+	Out      []string `json:"out,omitempty"`
+	Reply    string   `json:"reply,omitempty"`
+	Error    string   `json:"error,omitempty"`
+	TimedOut bool     `json:"timedOut,omitempty"`
+	NotSent  bool     `json:"notSent,omitempty"`
+	Millis   int64    `json:"ms"`
 }
 
 // EncodeTranscript writes the transcript of check c judged on f, with
@@ -63,6 +78,9 @@ func encode(title, comment string, f *Facts, judge func(*Facts) Verdict) ([]byte
 	}
 	tf := transcriptFacts{Facts: *f}
 	tf.Exchanges = nil
+	if ex := f.SignIn; ex != nil {
+		tf.SignIn = &transcriptExchange{Step: ex.Step, In: ex.In, Out: ex.Out, Reply: ex.Reply, Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis}
+	}
 	for i, ex := range f.Exchanges {
 		if strings.Contains(ex.Step, "/") || strings.ContainsAny(ex.In, "\n") {
 			return nil, fmt.Errorf("exchange %q cannot be written as a transcript file", ex.Step)
@@ -116,6 +134,9 @@ func DecodeTranscript(data []byte) (id string, f *Facts, want string, err error)
 		return "", nil, "", fmt.Errorf("no want section")
 	}
 	f = &tf.Facts
+	if ex := tf.SignIn; ex != nil {
+		f.SignIn = &Exchange{Step: ex.Step, In: ex.In, Out: ex.Out, Reply: ex.Reply, Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis}
+	}
 	if js, ok := files["layout.json"]; ok {
 		f.Layout = &Layout{}
 		if err := json.Unmarshal([]byte(js), f.Layout); err != nil {

@@ -13,7 +13,7 @@ import (
 // the client could use, or a JSON-RPC error reply the server wrote for
 // it. A reply on the wire that the client could not take (the session
 // had been dropped) is no answer.
-func (e *Exchange) answered() bool {
+func answered(e *checks.Exchange) bool {
 	if e.NotSent || e.TimedOut {
 		return false
 	}
@@ -47,9 +47,9 @@ func (r *runner) notGraded(def *checks.Check) string {
 	if len(exs) == 0 && (def == checks.FileStates() || def == checks.HomeAndTemp()) {
 		exs = r.allExchanges
 	}
-	var first *Exchange
+	var first *checks.Exchange
 	for _, ex := range exs {
-		if ex.answered() || ex.TimedOut || ex.NotSent {
+		if answered(ex) || ex.TimedOut || ex.NotSent {
 			return ""
 		}
 		if first == nil {
@@ -60,7 +60,7 @@ func (r *runner) notGraded(def *checks.Check) string {
 		return ""
 	}
 	return fmt.Sprintf("not graded: the server did not answer; see check 8 (none of %d calls answered; the first, %s: %s)",
-		len(exs), first.label(), visible.Clip(first.Error, 120))
+		len(exs), r.calls.label(first), visible.Clip(first.Error, 120))
 }
 
 // wireAt places a received line: its stdout line number, and how many

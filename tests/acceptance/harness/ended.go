@@ -14,7 +14,7 @@ import (
 // probe has run the harness closes the server's stdin and records how the
 // process ended and what it wrote, for the judge.
 func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
-	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*checks.Exchange{}}
 	negotiated := ""
 	if ir := s.cs.InitializeResult(); ir != nil {
 		negotiated = ir.ProtocolVersion
@@ -23,11 +23,11 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 		if ir.ProtocolVersion >= "2026-07-28" {
 			method = "server/discover"
 		}
-		ex := &Exchange{
+		ex := &checks.Exchange{
 			Check:   c.ID,
 			Method:  method,
 			Request: marshal(map[string]any{"protocolVersion": s.requested, "clientInfo": map[string]string{"name": "practice-notes-acceptance"}}),
-			Reply:   marshal(ir),
+			Decoded: marshal(ir),
 			Millis:  s.connectMs,
 			Wire:    s.wire.pair(0, method),
 		}
@@ -36,8 +36,8 @@ func (r *runner) check8(ctx context.Context, s *session, c *CheckResult) {
 	}
 	r.probeThen(w, c, func(f *checks.Facts) {
 		f.Negotiated = negotiated
-		if ex := w.shown[checks.ListTools8]; ex != nil && !ex.failed() {
-			r.rep.Tools = toolNames(ex.Reply)
+		if ex := w.shown[checks.ListTools8]; ex != nil && ex.Error == "" {
+			r.rep.Tools = toolNames(ex.Decoded)
 		}
 		info := s.stop(r.cfg.ExitTimeout)
 		r.rep.ExitAfterMs, r.rep.ExitCode = info.After.Milliseconds(), info.Code

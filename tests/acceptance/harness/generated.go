@@ -59,7 +59,7 @@ func (r *runner) generatedPhase(ctx context.Context) {
 	}
 	r.rep.Processes++
 	g := &checks.Generated{Seed: set.Seed, Before: set.Tree(), After: set.Changed(), Queries: map[string]string{}, Changed: map[string]bool{}}
-	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*checks.Exchange{}}
 	send := func(q generate.Query, after bool) {
 		if s.exited() || s.stuck != "" {
 			return

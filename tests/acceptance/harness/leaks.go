@@ -17,11 +17,12 @@ import (
 func (r *runner) output(s *session, first int) checks.Output {
 	out := checks.Output{Checks: slices.Clone(s.checks), Stdout: s.tap.raw.String(), Stderr: s.stderr.String()}
 	for i, ex := range s.exchanges {
-		sh := checks.Shown{Check: ex.Check, Step: exchangeKey(first + i), Label: ex.label(), Sent: ex.sent,
-			Text: ex.replyText, Tool: ex.tool, Query: ex.query}
-		if ex.result != nil {
-			sh.Result = ex.Reply
-			if ex.tool == "search_notes" {
+		c := r.calls.of(ex)
+		sh := checks.Shown{Check: ex.Check, Step: exchangeKey(first + i), Label: r.calls.label(ex), Sent: c.sent,
+			Text: c.text, Tool: c.tool, Query: c.query}
+		if c.result != nil {
+			sh.Result = ex.Decoded
+			if c.tool == "search_notes" {
 				for _, it := range r.read(ex).Items {
 					rel, ok := r.lay.rootRel(it.File)
 					if _, done := out.Files[rel]; !ok || done {

@@ -28,7 +28,7 @@ import (
 type waiting struct {
 	c     *CheckResult
 	facts *checks.Facts
-	shown map[string]*Exchange
+	shown map[string]*checks.Exchange
 }
 
 // hasOtherTools says whether a process's tools/list declared a tool
@@ -78,7 +78,7 @@ func (r *runner) otherToolsGroup(ctx context.Context, version string) {
 // callOthers sends a waiting check's calls to the other tools and adds
 // what they recorded to its facts.
 func (r *runner) callOthers(ctx context.Context, s *session, wt *waiting) {
-	w := &clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}
+	w := &clientWire{ctx: ctx, s: s, shown: map[string]*checks.Exchange{}}
 	wt.c.def.Tools(w, wt.facts)
 	f := wt.facts
 	f.Exchanges = append(f.Exchanges, w.recorded...)

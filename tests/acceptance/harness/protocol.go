@@ -87,18 +87,16 @@ type rawLine struct {
 
 // send writes one line and waits for the reply with the given id (the raw
 // JSON of the id); id "" waits for nothing. It returns the exchange as the
-// report shows it and as the checks' judges read it.
-func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exchange) {
-	ex = &Exchange{Check: "8.x", Method: methodOf(line), Request: line}
-	rec = checks.Exchange{Step: step, In: line}
+// report shows it and the checks' judges read it.
+func (rs *rawSession) send(step, line, id string) *checks.Exchange {
+	ex := &checks.Exchange{Step: step, In: line, Check: "8.x", Method: methodOf(line), Request: line}
 	t0 := time.Now()
-	defer func() { rec.Millis, rec.Error, rec.TimedOut = ex.Millis, ex.Error, ex.TimedOut }()
 	if _, err := rs.stdin.Write([]byte(line + "\n")); err != nil {
 		ex.Error = "could not write: " + err.Error()
-		return ex, rec
+		return ex
 	}
 	if id == "" {
-		return ex, rec
+		return ex
 	}
 	limit := rs.timeout
 	if !rs.answered {
@@ -111,21 +109,21 @@ func (rs *rawSession) send(step, line, id string) (ex *Exchange, rec checks.Exch
 			if !ok {
 				ex.Millis = time.Since(t0).Milliseconds()
 				ex.Error = "the server closed stdout (exited) without answering"
-				return ex, rec
+				return ex
 			}
-			rec.Out = append(rec.Out, m.line)
+			ex.Out = append(ex.Out, m.line)
 			rs.answered = true
 			if string(m.msg["id"]) == id {
 				ex.Millis = time.Since(t0).Milliseconds()
-				ex.Reply = marshal(m.msg)
-				rec.Reply = m.line
-				return ex, rec
+				ex.Decoded = marshal(m.msg)
+				ex.Reply = m.line
+				return ex
 			}
 		case <-deadline:
 			ex.Millis = time.Since(t0).Milliseconds()
 			ex.Error = fmt.Sprintf("no answer within %s", limit)
 			ex.TimedOut = true
-			return ex, rec
+			return ex
 		}
 	}
 }
@@ -158,25 +156,26 @@ func (rs *rawSession) stop(grace time.Duration) {
 	}
 }
 
-// rawWire is the protocol checks' Wire: it records every exchange twice,
-// for the report and for the judges.
+// rawWire is the protocol checks' Wire: it keeps each exchange for the
+// report (shown, by step) and, as it was when it came back, for the
+// judges (recorded).
 type rawWire struct {
 	rs       *rawSession
-	shown    map[string]*Exchange
+	shown    map[string]*checks.Exchange
 	recorded []checks.Exchange
 	// unanswered is the last line sent without waiting: the report shows
 	// the parse error it drew, read while waiting for the next reply.
-	unanswered *Exchange
+	unanswered *checks.Exchange
 }
 
 func (w *rawWire) Send(step, line, id string) checks.Exchange {
-	ex, rec := w.rs.send(step, line, id)
+	ex := w.rs.send(step, line, id)
 	if w.unanswered != nil && id != "" {
-		w.unanswered.Reply = "(see the replies below)"
-		if pe := checks.ParseError(rec.Out); pe != "" {
+		w.unanswered.Decoded = "(see the replies below)"
+		if pe := checks.ParseError(ex.Out); pe != "" {
 			var m map[string]json.RawMessage
 			_ = json.Unmarshal([]byte(pe), &m)
-			w.unanswered.Reply = marshal(m)
+			w.unanswered.Decoded = marshal(m)
 		}
 		w.unanswered = nil
 	}
@@ -184,8 +183,8 @@ func (w *rawWire) Send(step, line, id string) checks.Exchange {
 		w.unanswered = ex
 	}
 	w.shown[step] = ex
-	w.recorded = append(w.recorded, rec)
-	return rec
+	w.recorded = append(w.recorded, *ex)
+	return *ex
 }
 
 // protocolChecks runs checks 8.1-8.7 in one raw session: they are
@@ -202,7 +201,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	}
 	if r.notStarted != "" {
 		for _, def := range list {
-			r.checks[def.ID].add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+			r.checks[def.ID].add(checks.Finding{Msg: "server did not start; see check " + r.notStarted, Hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
 		}
 		return
 	}
@@ -222,7 +221,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	}
 	r.rep.Processes++
 	defer rs.stop(r.cfg.ExitTimeout)
-	w := &rawWire{rs: rs, shown: map[string]*Exchange{}}
+	w := &rawWire{rs: rs, shown: map[string]*checks.Exchange{}}
 	facts := &checks.Facts{}
 	for _, def := range checks.ProtocolSession() {
 		if !def.Probe(w, facts) {
@@ -232,7 +231,7 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 	facts.Exchanges, facts.Stderr = w.recorded, rs.stderr.String()
 	r.transcribe(list, facts)
 	for _, def := range list {
-		r.apply(r.checks[def.ID], def.Judge(facts), w.shown)
+		r.apply(r.checks[def.ID], def.JudgeOn(facts), w.shown)
 	}
 }
 
@@ -240,11 +239,11 @@ func (r *runner) protocolChecks(ctx context.Context, list []*checks.Check) {
 // files its verdict.
 func (r *runner) judge(c *CheckResult, facts *checks.Facts) {
 	r.transcribe([]*checks.Check{c.def}, facts)
-	r.apply(c, c.def.Judge(facts), nil)
+	r.apply(c, c.def.JudgeOn(facts), nil)
 }
 
 // apply files a judge's verdict under its check.
-func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Exchange) {
+func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*checks.Exchange) {
 	for _, step := range v.Filed {
 		if ex := shown[step]; ex != nil {
 			ex.Check = c.ID
@@ -257,7 +256,8 @@ func (r *runner) apply(c *CheckResult, v checks.Verdict, shown map[string]*Excha
 		if f.Owner != nil && r.checks[f.Owner.ID] != nil {
 			to = r.checks[f.Owner.ID]
 		}
-		to.add(finding{warn: f.Warn, msg: f.Msg, ex: shown[f.Step], detail: f.Detail, hint: f.Hint})
+		f.Exchange = shown[f.Step]
+		to.add(f)
 	}
 	if v.Summary != "" {
 		c.Summary = v.Summary

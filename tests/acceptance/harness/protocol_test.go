@@ -20,10 +20,10 @@ func TestRawSessionWaitsForStart(t *testing.T) {
 		_ = json.Unmarshal([]byte(reply), &m)
 		rs.msgs <- rawLine{line: reply, msg: m}
 	}()
-	if ex, _ := rs.send("init", `{"jsonrpc":"2.0","id":"init-1","method":"initialize"}`, `"init-1"`); ex.Reply == "" {
+	if ex := rs.send("init", `{"jsonrpc":"2.0","id":"init-1","method":"initialize"}`, `"init-1"`); ex.Reply == "" {
 		t.Fatalf("the first request, answered after 500 ms, got no answer: %s", ex.Error)
 	}
-	ex, _ := rs.send("ping", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, `2`)
+	ex := rs.send("ping", `{"jsonrpc":"2.0","id":2,"method":"ping"}`, `2`)
 	if !ex.TimedOut || ex.Millis > 2000 {
 		t.Errorf("a later request with no answer: timed out %v after %d ms, want the request limit of 100 ms", ex.TimedOut, ex.Millis)
 	}

@@ -198,7 +198,7 @@ func (r *Report) Evidence(record string) string {
 				} else {
 					reply := ex.Display
 					if reply == "" {
-						reply = ex.Reply
+						reply = ex.Decoded
 					}
 					reply = skippedListRe.ReplaceAllStringFunc(reply, func(m string) string {
 						if seenSkipped[m] {

@@ -74,10 +74,10 @@ func (l *layout) rootRel(f string) (string, bool) { return l.notes().RootRel(f) 
 
 // namedFiles reads the root's regular files that the replies name as
 // results, for the judges that compare a result with its file.
-func (r *runner) namedFiles(shown map[string]*Exchange) map[string]string {
+func (r *runner) namedFiles(shown map[string]*checks.Exchange) map[string]string {
 	files := map[string]string{}
 	for _, ex := range shown {
-		if ex.result == nil {
+		if c := r.calls[ex]; c == nil || c.result == nil {
 			continue
 		}
 		for _, f := range r.read(ex).Results {

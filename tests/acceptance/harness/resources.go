@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"practice-notes/tests/acceptance/checks"
 )
 
 // maxListed bounds the resources read from resources/list, and
@@ -17,11 +19,11 @@ const (
 // listResourcePages asks resources/list page by page, each page an
 // exchange of its own, until a page has no next cursor or fails, or the
 // bounds are reached.
-func (s *session) listResourcePages(ctx context.Context) []*Exchange {
-	var out []*Exchange
+func (s *session) listResourcePages(ctx context.Context) []*checks.Exchange {
+	var out []*checks.Exchange
 	cursor, n := "", 0
 	for {
-		ex := &Exchange{Check: s.check, Method: "resources/list", Request: "{}"}
+		ex := &checks.Exchange{Check: s.check, Method: "resources/list", Request: "{}"}
 		if cursor != "" {
 			ex.Request = marshal(map[string]string{"cursor": cursor})
 		}
@@ -40,14 +42,14 @@ func (s *session) listResourcePages(ctx context.Context) []*Exchange {
 	}
 }
 
-func (s *session) listResourcePage(ctx context.Context, ex *Exchange, cursor string) (*mcp.ListResourcesResult, error) {
+func (s *session) listResourcePage(ctx context.Context, ex *checks.Exchange, cursor string) (*mcp.ListResourcesResult, error) {
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
 	t0, mark := time.Now(), s.wire.mark()
 	res, err := s.cs.ListResources(cctx, &mcp.ListResourcesParams{Cursor: cursor})
 	if err == nil {
-		ex.Reply = marshal(map[string]any{"resources": res.Resources})
-		ex.replyText = ex.Reply
+		ex.Decoded = marshal(map[string]any{"resources": res.Resources})
+		s.calls.of(ex).text = ex.Decoded
 	}
 	s.record(ex, t0, mark, cctx, err)
 	return res, err
@@ -55,8 +57,8 @@ func (s *session) listResourcePage(ctx context.Context, ex *Exchange, cursor str
 
 // listTemplates asks resources/templates/list; a server that answers
 // with an error or not at all offers none.
-func (s *session) listTemplates(ctx context.Context) *Exchange {
-	ex := &Exchange{Check: s.check, Method: "resources/templates/list", Request: "{}"}
+func (s *session) listTemplates(ctx context.Context) *checks.Exchange {
+	ex := &checks.Exchange{Check: s.check, Method: "resources/templates/list", Request: "{}"}
 	if s.skipStuck(ex) {
 		return ex
 	}
@@ -76,8 +78,8 @@ func (s *session) listTemplates(ctx context.Context) *Exchange {
 		}
 	}
 	if err == nil {
-		ex.Reply = marshal(map[string]any{"resourceTemplates": list})
-		ex.replyText = ex.Reply
+		ex.Decoded = marshal(map[string]any{"resourceTemplates": list})
+		s.calls.of(ex).text = ex.Decoded
 	}
 	s.record(ex, t0, mark, cctx, err)
 	return ex

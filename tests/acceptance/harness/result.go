@@ -34,28 +34,21 @@ type CheckResult struct {
 	Notes      []string `json:"notes,omitempty"`
 	// Observed holds observations that are not request/reply pairs (file
 	// states, process exit).
-	Observed  []string    `json:"observed,omitempty"`
-	Exchanges []*Exchange `json:"exchanges,omitempty"`
+	Observed  []string           `json:"observed,omitempty"`
+	Exchanges []*checks.Exchange `json:"exchanges,omitempty"`
 
-	def      *checks.Check
-	findings []finding
+	def *checks.Check
+	// findings are charged to this check; their Exchange is the request
+	// and reply behind them, if any.
+	findings []checks.Finding
 }
 
-// finding is one reason for a fail or warn verdict, with what shows it.
-type finding struct {
-	warn   bool
-	msg    string
-	ex     *Exchange // the request and reply behind it, if any
-	detail []string  // further lines: stdout/stderr lines, file states
-	hint   string    // overrides the check's default hint
-}
-
-func (c *CheckResult) add(f finding) { c.findings = append(c.findings, f) }
+func (c *CheckResult) add(f checks.Finding) { c.findings = append(c.findings, f) }
 
 // failedOn reports whether the check already failed on ex.
-func (c *CheckResult) failedOn(ex *Exchange) bool {
+func (c *CheckResult) failedOn(ex *checks.Exchange) bool {
 	for _, f := range c.findings {
-		if f.ex == ex && !f.warn {
+		if f.Exchange == ex && !f.Warn {
 			return true
 		}
 	}
@@ -64,7 +57,7 @@ func (c *CheckResult) failedOn(ex *Exchange) bool {
 
 // fail records a failure that no single exchange shows.
 func (c *CheckResult) fail(format string, args ...any) {
-	c.add(finding{msg: fmt.Sprintf(format, args...)})
+	c.add(checks.Finding{Msg: fmt.Sprintf(format, args...)})
 }
 
 // skip marks the check as not run, with the reason.
@@ -77,7 +70,7 @@ func (c *CheckResult) note(format string, args ...any) {
 }
 
 // evidenceLines quotes the request and what came back, bounded.
-func (e *Exchange) evidenceLines() []string {
+func evidenceLines(e *checks.Exchange) []string {
 	if len(e.Wire) > 0 {
 		out := []string{"   -> " + visible.Truncate(e.Wire[0], 600)}
 		switch {
@@ -95,7 +88,7 @@ func (e *Exchange) evidenceLines() []string {
 	default:
 		reply := e.Display
 		if reply == "" {
-			reply = e.Reply
+			reply = e.Decoded
 		}
 		out = append(out, fmt.Sprintf("   <- %d ms: %s", e.Millis, visible.Truncate(reply, 1200)))
 	}

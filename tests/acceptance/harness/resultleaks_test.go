@@ -60,9 +60,10 @@ func TestResultLeaksReadNames(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			res := &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: tt.text}}}
-			ex := &Exchange{Check: "3", Method: "tools/call", tool: "search_notes", query: "words", result: res, Reply: marshal(res)}
-			r := &runner{lay: lay, allExchanges: []*Exchange{ex}}
-			r.outputs = []checks.Output{r.output(&session{check: "3", checks: []string{"3"}, exchanges: []*Exchange{ex},
+			ex := &checks.Exchange{Check: "3", Method: "tools/call", Decoded: marshal(res)}
+			r := &runner{lay: lay, allExchanges: []*checks.Exchange{ex},
+				calls: calls{ex: {tool: "search_notes", query: "words", result: res}}}
+			r.outputs = []checks.Output{r.output(&session{check: "3", checks: []string{"3"}, exchanges: []*checks.Exchange{ex},
 				tap: &stdoutTap{raw: capBuffer{max: 1}}, stderr: &capBuffer{max: 1}}, 0)}
 			var got []string
 			for _, s := range checks.LeakRule().Judge(r.leakFacts()).Sightings {

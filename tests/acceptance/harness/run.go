@@ -107,7 +107,8 @@ type runner struct {
 	rep    *Report
 	checks map[string]*CheckResult
 	// everything sent during the run, and stdout violations per check
-	allExchanges []*Exchange
+	allExchanges []*checks.Exchange
+	calls        calls // what the harness alone reads of each exchange
 	violations   map[string][]string
 	badCounts    map[string]int // stdout lines that were not JSON-RPC, per key of violations
 	// violationOrder lists the keys of violations in the order found
@@ -116,7 +117,7 @@ type runner struct {
 	leftovers      []checks.Leftover // per process, for check 16
 	// results holds the Result of each check that hands one on, by id,
 	// for the checks that require it.
-	results map[string]*Exchange
+	results map[string]*checks.Exchange
 	// waiting lists the checks whose judge waits for their calls to the
 	// other tools; otherTools is set once a process declared such a tool.
 	waiting    []*waiting
@@ -189,7 +190,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			Isolation:    "process group only: the server runs with the grader's rights",
 		},
 		checks:     map[string]*CheckResult{},
-		results:    map[string]*Exchange{},
+		results:    map[string]*checks.Exchange{},
+		calls:      calls{},
 		violations: map[string][]string{},
 		badCounts:  map[string]int{},
 	}
@@ -332,7 +334,7 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 		}
 		if r.notStarted != "" {
 			if r.unreadable == "" {
-				c.add(finding{msg: "server did not start; see check " + r.notStarted, hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
+				c.add(checks.Finding{Msg: "server did not start; see check " + r.notStarted, Hint: "Make the server start and answer initialize (see check " + r.notStarted + ")."})
 			}
 			continue
 		}
@@ -354,17 +356,18 @@ func (r *runner) inGroup(ctx context.Context, version string, steps []step) {
 				sb:              r.sb,
 				home:            home,
 				tmp:             tmp,
+				calls:           r.calls,
 			})
 			if err != nil {
-				f := finding{msg: err.Error(), hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
+				f := checks.Finding{Msg: err.Error(), Hint: "Make the command start a stdio MCP server that answers initialize within the start timeout; run it by hand and read its stderr."}
 				if s != nil {
-					f.detail = s.outputTail()
+					f.Detail = s.outputTail()
 				}
 				if s != nil && s.tap.splitSeen() {
 					// The server answered, in lines no client reads: a
 					// fault of the protocol, which check 8 states.
-					f.msg = "no client can read the server's replies: " + strings.TrimPrefix(f.msg, "server did not start: ")
-					f.hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
+					f.Msg = "no client can read the server's replies: " + strings.TrimPrefix(f.Msg, "server did not start: ")
+					f.Hint = "Write each JSON-RPC message on one line: no pretty-printing, no line breaks inside a reply."
 					r.checks[checks.Integration().ID].add(f)
 					r.unreadable = "not graded: the server did not answer; see check 8 (its replies are split over several lines, which no client reads)"
 				} else {
@@ -462,8 +465,8 @@ func (r *runner) afterSession(s *session) {
 	}
 	r.outputs = append(r.outputs, r.output(s, first))
 	if hit := s.limitHit(); hit != "" && r.notStarted == "" {
-		r.checks[checks.Integration().ID].add(finding{warn: true, msg: fmt.Sprintf("%s: %s", during, hit), detail: s.outputTail(),
-			hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
+		r.checks[checks.Integration().ID].add(checks.Finding{Warn: true, Msg: fmt.Sprintf("%s: %s", during, hit), Detail: s.outputTail(),
+			Hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
 		key := strings.Join(s.checks, ", ")
@@ -474,9 +477,10 @@ func (r *runner) afterSession(s *session) {
 }
 
 // read returns the reading of a tool call's result, made once.
-func (r *runner) read(ex *Exchange) *reading {
-	if ex.rd == nil {
-		ex.rd = readResult(ex.result, ex.query, r.lay)
+func (r *runner) read(ex *checks.Exchange) *reading {
+	c := r.calls.of(ex)
+	if c.rd == nil {
+		c.rd = readResult(c.result, c.query, r.lay)
 	}
-	return ex.rd
+	return c.rd
 }

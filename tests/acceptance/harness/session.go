@@ -24,45 +24,6 @@ import (
 	"practice-notes/tests/acceptance/visible"
 )
 
-// Exchange is one request the harness sent and what came back.
-type Exchange struct {
-	Check    string   `json:"check"`
-	Method   string   `json:"method"`
-	Request  string   `json:"request"`
-	Reply    string   `json:"reply,omitempty"`
-	Error    string   `json:"error,omitempty"`
-	Millis   int64    `json:"ms"`
-	TimedOut bool     `json:"timedOut,omitempty"`
-	Leaks    []string `json:"leaks,omitempty"`
-	// Display is a compact rendering of the reply for the Markdown record.
-	Display string `json:"-"`
-	// NotSent marks a request skipped because the server had stopped
-	// answering an earlier one in the same check.
-	NotSent bool `json:"notSent,omitempty"`
-
-	// Wire holds the raw JSON-RPC lines of this request and its reply,
-	// as they crossed the server's stdin and stdout.
-	Wire []string `json:"wire,omitempty"`
-
-	sent      []string // strings the request carried (echoes are not leaks)
-	replyText string   // everything the reply said, for scanning
-	result    *mcp.CallToolResult
-	resource  *mcp.ReadResourceResult
-	tool      string // for tools/call: the tool's name
-	query     string // for search_notes: the query sent
-	rd        *reading
-}
-
-func (e *Exchange) failed() bool { return e.Error != "" }
-
-// label names the request: the method, and the tool for tools/call.
-func (e *Exchange) label() string {
-	if e.tool != "" {
-		return e.Method + " " + e.tool
-	}
-	return e.Method
-}
-
 // outputCap bounds what is kept of one process's stdout and of its stderr.
 const outputCap = 1 << 20
 
@@ -368,7 +329,9 @@ type session struct {
 	waitErr error
 	exitAt  time.Time
 
-	exchanges []*Exchange
+	exchanges []*checks.Exchange
+	// calls keeps what the harness alone reads of each exchange.
+	calls     calls
 	connectMs int64
 	requested string   // protocol version asked for ("" = SDK default)
 	checks    []string // the checks this process served
@@ -410,6 +373,9 @@ type sessionConfig struct {
 	protocolVersion string
 	sb              *sandbox.Sandbox
 	home, tmp       string // fresh HOME and TMPDIR for this process
+	// calls is where the session keeps what the harness alone reads of
+	// its exchanges; nil for a map of the session's own.
+	calls calls
 }
 
 func startSession(ctx context.Context, check string, cfg sessionConfig) (*session, error) {
@@ -438,6 +404,9 @@ func startProcess(check string, cfg sessionConfig) (*session, error) {
 	s := &session{check: check, cmd: cmd, stdin: inW, sb: cfg.sb, stderr: &capBuffer{max: outputCap}, timeout: cfg.timeout, done: make(chan struct{}), requested: cfg.protocolVersion}
 	if s.requested == "" {
 		s.requested = "SDK default"
+	}
+	if s.calls = cfg.calls; s.calls == nil {
+		s.calls = calls{}
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
@@ -661,7 +630,7 @@ func (s *session) stop(grace time.Duration) exitInfo {
 	return info
 }
 
-func (s *session) record(ex *Exchange, t0 time.Time, mark int, ctx context.Context, err error) {
+func (s *session) record(ex *checks.Exchange, t0 time.Time, mark int, ctx context.Context, err error) {
 	ex.Millis = time.Since(t0).Milliseconds()
 	ex.Wire = s.wire.pair(mark, ex.Method)
 	if err != nil {
@@ -673,19 +642,19 @@ func (s *session) record(ex *Exchange, t0 time.Time, mark int, ctx context.Conte
 				s.stuck = fmt.Sprintf("%s %s", ex.Method, visible.Clip(ex.Request, 100))
 			}
 		}
-		ex.replyText = ex.Error
+		s.calls.of(ex).text = ex.Error
 	}
 	s.exchanges = append(s.exchanges, ex)
 }
 
 // skipStuck records ex as not sent when the session is stuck.
-func (s *session) skipStuck(ex *Exchange) bool {
+func (s *session) skipStuck(ex *checks.Exchange) bool {
 	if s.stuck == "" {
 		return false
 	}
 	ex.NotSent = true
 	ex.Error = "not sent: the server had not answered " + s.stuck + " within " + s.timeout.String()
-	ex.replyText = ex.Error
+	s.calls.of(ex).text = ex.Error
 	s.exchanges = append(s.exchanges, ex)
 	return true
 }
@@ -701,22 +670,22 @@ func marshal(v any) string {
 }
 
 // callSearch calls search_notes with one query.
-func (s *session) callSearch(ctx context.Context, query string) *Exchange {
+func (s *session) callSearch(ctx context.Context, query string) *checks.Exchange {
 	ex := s.callTool(ctx, "search_notes", map[string]any{"query": query}, query)
-	ex.query = query
+	s.calls.of(ex).query = query
 	return ex
 }
 
 // callTool calls a tool with any arguments; sent lists the strings the
 // arguments carry.
-func (s *session) callTool(ctx context.Context, name string, args map[string]any, sent ...string) *Exchange {
-	ex := &Exchange{
+func (s *session) callTool(ctx context.Context, name string, args map[string]any, sent ...string) *checks.Exchange {
+	ex := &checks.Exchange{
 		Check:   s.check,
 		Method:  "tools/call",
 		Request: marshal(map[string]any{"name": name, "arguments": args}),
-		sent:    sent,
-		tool:    name,
 	}
+	c := s.calls.of(ex)
+	c.sent, c.tool = sent, name
 	if s.skipStuck(ex) {
 		return ex
 	}
@@ -725,10 +694,10 @@ func (s *session) callTool(ctx context.Context, name string, args map[string]any
 	t0, mark := time.Now(), s.wire.mark()
 	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
-		ex.result = res
-		ex.Reply = marshal(res)
+		c.result = res
+		ex.Decoded = marshal(res)
 		ex.Display = compactToolReply(res)
-		ex.replyText = toolText(res) + "\n" + ex.Reply
+		c.text = toolText(res) + "\n" + ex.Decoded
 	}
 	s.record(ex, t0, mark, cctx, err)
 	return ex
@@ -763,8 +732,8 @@ func compactToolReply(res *mcp.CallToolResult) string {
 // toolText joins the text of every content block.
 func toolText(res *mcp.CallToolResult) string { return checks.ToolText(res) }
 
-func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
-	ex := &Exchange{Check: s.check, Method: "tools/list", Request: "{}"}
+func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *checks.Exchange) {
+	ex := &checks.Exchange{Check: s.check, Method: "tools/list", Request: "{}"}
 	if s.skipStuck(ex) {
 		return nil, ex
 	}
@@ -784,8 +753,8 @@ func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *Exchange) {
 		}
 	}
 	if err == nil {
-		ex.Reply = marshal(map[string]any{"tools": tools})
-		ex.replyText = ex.Reply
+		ex.Decoded = marshal(map[string]any{"tools": tools})
+		s.calls.of(ex).text = ex.Decoded
 	}
 	s.record(ex, t0, mark, cctx, err)
 	return tools, ex
@@ -796,13 +765,13 @@ func (s *session) resourcesOffered() bool {
 	return ir != nil && ir.Capabilities != nil && ir.Capabilities.Resources != nil
 }
 
-func (s *session) readResource(ctx context.Context, uri string, extraSent ...string) *Exchange {
-	ex := &Exchange{
+func (s *session) readResource(ctx context.Context, uri string, extraSent ...string) *checks.Exchange {
+	ex := &checks.Exchange{
 		Check:   s.check,
 		Method:  "resources/read",
 		Request: marshal(map[string]any{"uri": uri}),
-		sent:    append([]string{uri}, extraSent...),
 	}
+	s.calls.of(ex).sent = append([]string{uri}, extraSent...)
 	if s.skipStuck(ex) {
 		return ex
 	}
@@ -811,15 +780,14 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 	t0, mark := time.Now(), s.wire.mark()
 	res, err := s.cs.ReadResource(cctx, &mcp.ReadResourceParams{URI: uri})
 	if err == nil {
-		ex.resource = res
-		ex.Reply = marshal(res)
+		ex.Decoded = marshal(res)
 		var parts []string
 		for _, c := range res.Contents {
 			if c != nil {
 				parts = append(parts, c.Text, string(c.Blob))
 			}
 		}
-		ex.replyText = strings.Join(parts, "\n") + "\n" + ex.Reply
+		s.calls.of(ex).text = strings.Join(parts, "\n") + "\n" + ex.Decoded
 	}
 	s.record(ex, t0, mark, cctx, err)
 	return ex

@@ -11,21 +11,21 @@ import (
 func (r *runner) verdicts() {
 	// Every exchange of a session is named by its place in the run, as
 	// the leak rule's sightings name it.
-	keys := map[*Exchange]string{}
-	byKey := map[string]*Exchange{}
+	keys := map[*checks.Exchange]string{}
+	byKey := map[string]*checks.Exchange{}
 	for i, ex := range r.allExchanges {
 		keys[ex] = exchangeKey(i)
 		byKey[keys[ex]] = ex
 	}
 	leakFacts := r.leakFacts()
 	r.transcribeRule(checks.LeakRule(), leakFacts)
-	leaks := checks.LeakRule().Judge(leakFacts).Sightings
+	leaks := checks.LeakRule().JudgeOn(leakFacts).Sightings
 	for _, s := range leaks {
 		if ex := byKey[s.Step]; ex != nil {
 			ex.Leaks = checks.AppendNew(ex.Leaks, s.What)
 		}
 	}
-	step := func(ex *Exchange) (string, []string) {
+	step := func(ex *checks.Exchange) (string, []string) {
 		if ex == nil {
 			return "", nil
 		}
@@ -34,11 +34,13 @@ func (r *runner) verdicts() {
 			k = fmt.Sprintf("exchange %d", len(keys)+1)
 			keys[ex] = k
 		}
-		return k, ex.evidenceLines()
+		return k, evidenceLines(ex)
 	}
-	convert := func(owner *checks.Check, f finding) checks.Finding {
-		k, q := step(f.ex)
-		return checks.Finding{Owner: owner, Warn: f.warn, Msg: f.msg, Step: k, Quote: q, Detail: f.detail, Hint: f.hint}
+	// A finding names its exchange by its place in the run.
+	convert := func(owner *checks.Check, f checks.Finding) checks.Finding {
+		f.Owner = owner
+		f.Step, f.Quote = step(f.Exchange)
+		return f
 	}
 	found := checks.Found{Outcomes: map[*checks.Check]*checks.Outcome{}}
 	for _, def := range checks.All() {
@@ -51,7 +53,7 @@ func (r *runner) verdicts() {
 	}
 	for _, s := range leaks {
 		if ex := byKey[s.Step]; ex != nil {
-			s.Quote = ex.evidenceLines()
+			s.Quote = evidenceLines(ex)
 		}
 		found.Sightings = append(found.Sightings, s)
 	}
@@ -71,11 +73,11 @@ func (r *runner) verdicts() {
 	}
 	quote := map[string][]string{}
 	for ex, k := range keys {
-		quote[k] = ex.evidenceLines()
+		quote[k] = evidenceLines(ex)
 	}
 	for _, rule := range []*checks.Rule{checks.TimeoutRule(), checks.StdoutRule()} {
 		r.transcribeRule(rule, facts)
-		v := rule.Judge(facts)
+		v := rule.JudgeOn(facts)
 		for _, f := range v.Findings {
 			f.Owner, f.Quote = rule.Owner, quote[f.Step]
 			if rule == checks.TimeoutRule() {

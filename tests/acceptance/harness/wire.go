@@ -7,35 +7,31 @@ import (
 )
 
 // clientWire is a client session's checks.Wire: it sends through the SDK
-// client and records each exchange twice, for the report and for the
-// judges.
+// client and keeps each exchange for the report (shown, by step) and, as
+// it was when it came back, for the judges (recorded).
 type clientWire struct {
 	ctx      context.Context
 	s        *session
-	shown    map[string]*Exchange
+	shown    map[string]*checks.Exchange
 	recorded []checks.Exchange
 }
 
-// record is an exchange of a client session as the judges read it.
-func record(step string, ex *Exchange) checks.Exchange {
-	rec := checks.Exchange{Step: step, Error: ex.Error, TimedOut: ex.TimedOut, NotSent: ex.NotSent, Millis: ex.Millis}
+// keep files ex under step, with the lines a judge reads taken from its
+// wire record: the request sent and the reply read, if there was one.
+func (w *clientWire) keep(step string, ex *checks.Exchange) checks.Exchange {
+	ex.Step = step
 	if len(ex.Wire) > 0 {
-		rec.In = ex.Wire[0]
+		ex.In = ex.Wire[0]
 	}
 	if len(ex.Wire) > 1 {
-		rec.Out = ex.Wire[1:2]
+		ex.Out = ex.Wire[1:2]
 		if ex.Error == "" {
-			rec.Reply = ex.Wire[1]
+			ex.Reply = ex.Wire[1]
 		}
 	}
-	return rec
-}
-
-func (w *clientWire) keep(step string, ex *Exchange) checks.Exchange {
-	rec := record(step, ex)
 	w.shown[step] = ex
-	w.recorded = append(w.recorded, rec)
-	return rec
+	w.recorded = append(w.recorded, *ex)
+	return *ex
 }
 
 func (w *clientWire) Send(step, line, id string) checks.Exchange {
@@ -115,19 +111,19 @@ func (w *rawWire) notSent(step string) checks.Exchange {
 // The session files the exchanges under the check; they are returned by
 // step. A check that also calls other tools is judged once those calls
 // have run, in the process of other tools (othertools.go).
-func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*Exchange {
-	return r.probeThen(&clientWire{ctx: ctx, s: s, shown: map[string]*Exchange{}}, c, nil)
+func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) map[string]*checks.Exchange {
+	return r.probeThen(&clientWire{ctx: ctx, s: s, shown: map[string]*checks.Exchange{}}, c, nil)
 }
 
 // probeThen runs the check's probe through w; end, when set, adds the
 // facts that are not exchanges before the judge reads them.
-func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts)) map[string]*Exchange {
+func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts)) map[string]*checks.Exchange {
 	s := w.s
 	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
 		Resources: s.resourcesOffered()}
 	for _, req := range c.def.Requires {
 		if ex := r.results[req.ID]; ex != nil {
-			ref := record(req.Result, ex)
+			ref := *ex
 			facts.SignIn = &ref
 		}
 	}
@@ -153,8 +149,8 @@ func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts
 }
 
 // judgeProbed runs the check's judge on what its probes recorded.
-func (r *runner) judgeProbed(c *CheckResult, facts *checks.Facts, shown map[string]*Exchange) {
+func (r *runner) judgeProbed(c *CheckResult, facts *checks.Facts, shown map[string]*checks.Exchange) {
 	facts.Notes.Files = r.namedFiles(shown)
 	r.transcribe([]*checks.Check{c.def}, facts)
-	r.apply(c, c.def.Judge(facts), shown)
+	r.apply(c, c.def.JudgeOn(facts), shown)
 }
