@@ -13,15 +13,22 @@ import (
 )
 
 // throwawayCheck is a whole check in one file, as docs/grading-checks.md's
-// "Adding a check" describes: its own fixture (an oversized note planted
-// around its own process), a probe and a judge.
+// "Adding a check" describes: its own fixture (a note over the size
+// limit, planted in the root by its value with words of the run's
+// stream), a probe that searches the fixture's word and a judge that
+// reads the fixture's facts.
 const throwawayCheck = `package checks
 
-import (
-	"os"
-	"path/filepath"
-	"strings"
-)
+import "strings"
+
+// check99Note is a note over the size limit whose proof word shares its
+// marker's line.
+var check99Note = &Plant{Name: "big-note.md", Make: func(g *Ground) (Fixture, error) {
+	f := Fixture{Rel: "big-note.md", Marker: "bigmark-" + g.Token(5), Proof: "throwawayproof" + g.Token(4)}
+	line := "The word " + f.Marker + " and the word " + f.Proof + " share this line.\n"
+	text := "# Big\n\n" + line + strings.Repeat("Filler that keeps this note over the limit.\n", 3000)
+	return f, g.Write(g.Root, f.Rel, text)
+}}
 
 var check99 = &Check{
 	ID:       "99",
@@ -29,26 +36,24 @@ var check99 = &Check{
 	Title:    "a note over the size limit planted by its check is not searched",
 	Hint:     "Skip files over 102,400 bytes.",
 	Says:     ` + "`" + `\bbig notes?\b|\bover the size limit\b` + "`" + `,
-	Fixtures: []string{"big-note.md"},
-	Process:  WithPlanting,
-	Planting: &Planting{Plant: func(dir, marker string) ([]Planted, error) {
-		line := "The word " + marker + " and the word throwawayproof share this line.\n"
-		text := "# Big\n\n" + line + strings.Repeat("Filler that keeps this note over the limit.\n", 3000)
-		return []Planted{{Rel: "big-note.md", What: "a note over the size limit"}},
-			os.WriteFile(filepath.Join(dir, "big-note.md"), []byte(text), 0o644)
-	}},
+	Fixtures: []*Plant{check99Note},
 	Probe: func(w Wire, f *Facts) bool {
-		search(w, "the big note's word", f.Fixtures[TrapPhrase].Marker)
+		search(w, "the big note's word", f.of(check99Note).Marker)
 		return true
 	},
-	Needs: []need{needExchanges},
+	Needs: []need{needFixtures, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
+		note := f.of(check99Note)
 		ex, _ := f.step("the big note's word")
-		if strings.Contains(ex.Reply, "throwawayproof") {
-			v.fail(ex, "the reply quotes big-note.md, which is over the size limit")
+		if note.Proof == "" {
+			v.Skip = "the big note was not planted"
+			return v
 		}
-		v.Summary = "big-note.md was not searched"
+		if strings.Contains(ex.Reply, note.Proof) {
+			v.fail(ex, "the reply quotes %s, which is over the size limit", note.Rel)
+		}
+		v.Summary = note.Rel + " was not searched"
 		return v
 	},
 }
@@ -102,19 +107,30 @@ func TestAddingACheck(t *testing.T) {
 		"./tests/acceptance/testdata/servers/reference", "./tests/acceptance/testdata/servers/no-size-limit"); err != nil {
 		t.Fatalf("building: %v\n%s", err, out)
 	}
-	for server, want := range map[string]string{"reference": "PASS 99 ", "no-size-limit": "FAIL 99 "} {
+	// The fixture's own value planted it, the probe found it by its facts
+	// (no-size-limit quotes the proof word), and the transcript records
+	// those facts under its name.
+	for server, want := range map[string][]string{
+		"reference":     {"\nPASS 99 big-note.md was not searched"},
+		"no-size-limit": {"\nFAIL 99 ", "FAIL: the reply quotes big-note.md, which is over the size limit"},
+	} {
 		rec := filepath.Join(dir, "recorded-"+server)
 		cmd := exec.Command(filepath.Join(bin, "acceptance"), "--server", filepath.Join(bin, server)+" serve -root {root}", "--server-dir", bin,
 			"--practice-data", filepath.Join(dir, "tests", "acceptance", "testdata", "practice-data"), "--record-transcripts", rec)
 		var stdout bytes.Buffer
 		cmd.Stdout = &stdout
 		_ = cmd.Run() // exit 1 when a check fails
-		if !strings.Contains(stdout.String(), "\n"+want) {
-			t.Fatalf("%s: no line %q in the report:\n%s", server, want, stdout.String())
+		for _, w := range want {
+			if !strings.Contains(stdout.String(), w) {
+				t.Fatalf("%s: no %q in the report:\n%s", server, w, stdout.String())
+			}
 		}
 		txtar, err := os.ReadFile(filepath.Join(rec, "99.txtar"))
 		if err != nil {
 			t.Fatal(err)
+		}
+		if !strings.Contains(string(txtar), `"big-note.md": {`) || !strings.Contains(string(txtar), `"marker": "bigmark-`) {
+			t.Fatalf("%s: 99.txtar records no facts of the fixture big-note.md:\n%s", server, txtar)
 		}
 		to := filepath.Join(checksDir, "testdata", "transcripts", "throwaway-"+server, "99.txtar")
 		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {

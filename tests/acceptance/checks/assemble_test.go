@@ -131,16 +131,32 @@ func TestCatalogIDs(t *testing.T) {
 	}
 }
 
-// TestFixturesOwnedOnce: every fixture name is planted and owned by one
-// check, which the harness looks it up by.
+// TestFixturesOwnedOnce: every fixture is planted and owned by one check,
+// under a name no other fixture has, since the recorded facts and the
+// leak rule know it by name; a Planting plants in a fixture a check owns.
 func TestFixturesOwnedOnce(t *testing.T) {
-	owner := map[string]string{}
+	owners := map[*Plant]string{}
+	named := map[string]string{}
 	for _, c := range All() {
-		for _, name := range c.Fixtures {
-			if o, ok := owner[name]; ok {
-				t.Errorf("fixture %s is owned by checks %s and %s", name, o, c.ID)
+		for _, p := range c.Fixtures {
+			if o, ok := owners[p]; ok {
+				t.Errorf("fixture %s is owned by checks %s and %s", p.Name, o, c.ID)
 			}
-			owner[name] = c.ID
+			owners[p] = c.ID
+			if o, ok := named[p.Name]; ok && o != c.ID {
+				t.Errorf("checks %s and %s both own a fixture named %s", o, c.ID, p.Name)
+			} else if ok {
+				t.Errorf("check %s owns two fixtures named %s", c.ID, p.Name)
+			}
+			named[p.Name] = c.ID
+			if owner(p.Name) != ownerOf(p) {
+				t.Errorf("fixture %s: owner by name is not its owner", p.Name)
+			}
+		}
+	}
+	for _, c := range All() {
+		if c.Planting != nil && ownerOf(c.Planting.In) == nil {
+			t.Errorf("check %s plants in a fixture no check owns", c.ID)
 		}
 	}
 }

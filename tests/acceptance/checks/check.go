@@ -45,9 +45,10 @@ type Check struct {
 	// Keeps states the rule kept in words that claim it by themselves
 	// ("read-only"), with no verb of passing.
 	Keeps string
-	// Fixtures names the fixtures the check plants and owns: a leak of
-	// one of them breaks this check's rule, wherever it is seen.
-	Fixtures []string
+	// Fixtures are the fixtures the check plants and owns, in the order
+	// planted: a leak of one of them breaks this check's rule, wherever
+	// it is seen.
+	Fixtures []*Plant
 	// Requires names the checks whose Result the judge reads, as a
 	// go/analysis Analyzer names the analyzers it requires: the schedule
 	// runs each of them first (TestScheduleKeepsRequirements), and the
@@ -327,17 +328,9 @@ type Fixture struct {
 	Words []string `json:"words,omitempty"`
 }
 
-// Names of the fixtures that are phrases rather than files.
-const (
-	AbsentPhrase = "absent phrase"   // in no file
-	BoundPhrase  = "bounded phrase"  // in more paragraphs than one reply may hold
-	SpreadPhrase = "spread phrase"   // in notes of several folders
-	UnicodeNote  = "unicode-note.md" // a non-ASCII phrase
-	TrapPhrase   = "trap phrase"     // in a note inside the traps' folder
-	CallerRoot   = "caller root"     // a folder outside the root offered as a root
-	TempFolder   = "temp folder"     // the run's folder, which holds the root
-	ValidNote    = "valid note"      // a note two folders down in the root
-)
+// TempFolder names the facts of the run's folder, which holds the root:
+// no check owns it (Ground.Facts).
+const TempFolder = "temp folder"
 
 // Process is one server process of a run.
 type Process struct {
@@ -380,7 +373,10 @@ type Timeout struct {
 	Check  string `json:"check"` // the check that sent it
 	Method string `json:"method"`
 	Step   string `json:"step"`
-	// Charged is set when that check already failed on this request.
+	// Phase names the part of the run that sent it when that is not the
+	// check's own probe: the generated phase, with its seed.
+	Phase string `json:"phase,omitempty"`
+	// Charged is set when a check already failed on this request.
 	Charged bool `json:"charged,omitempty"`
 }
 

@@ -14,6 +14,18 @@ const (
 	stepUnicodeProof = "its ASCII word"
 )
 
+// unicodeNote holds a non-ASCII phrase, its proof word on the phrase's
+// own line.
+var unicodeNote = &Plant{Name: "unicode-note.md", Make: func(g *Ground) (Fixture, error) {
+	f := Fixture{Rel: "extra/unicode-note.md", Marker: "crème-brûlée-" + g.Token(4), Proof: "unicodeproof" + g.Token(5)}
+	spread, err := g.Plant(spreadPhrase)
+	if err != nil {
+		return f, err
+	}
+	return f, g.Write(g.Root, f.Rel, fmt.Sprintf("# Dessert note\n\nThe café served %s with the proof word %s,\nafter the session.\n\nThe word %s is in several notes.\n",
+		f.Marker, f.Proof, spread.Marker))
+}}
+
 var check10 = &Check{
 	ID:      "10",
 	Section: SectionTool,
@@ -21,12 +33,12 @@ var check10 = &Check{
 	// Lowercasing (Go strings.ToLower, JavaScript toLowerCase) leaves σ
 	// and ς apart: the hint names only what folds.
 	Hint:     "Compare under Unicode case folding, not lowercasing: Go strings.EqualFold or unicode.SimpleFold, Python str.casefold, a JavaScript regular expression with the iu flags.",
-	Fixtures: []string{UnicodeNote},
+	Fixtures: []*Plant{unicodeNote},
 	// Searches the phrase as written, in upper case and an ASCII word of
 	// its line, then the hard cases.
 	Probe: func(w Wire, f *Facts) bool {
-		note := f.Fixtures[UnicodeNote]
-		if ref := search(w, UnicodeNote, note.Marker); !answered(ref) {
+		note := f.of(unicodeNote)
+		if ref := search(w, unicodeNote.Name, note.Marker); !answered(ref) {
 			return true
 		}
 		search(w, stepUnicodeUpper, strings.ToUpper(note.Marker))
@@ -51,8 +63,8 @@ var check10 = &Check{
 // judgeUnicode judges the searches for the non-ASCII phrase.
 func judgeUnicode(f *Facts) Verdict {
 	var v Verdict
-	note := f.Fixtures[UnicodeNote]
-	ref, _ := f.step(UnicodeNote)
+	note := f.of(unicodeNote)
+	ref, _ := f.step(unicodeNote.Name)
 	if !v.answered(ref, "tools/call") {
 		return v
 	}

@@ -114,7 +114,7 @@ var check11 = &Check{
 func (n *Notes) oversized(files []string) (rest, big []string) {
 	for _, f := range files {
 		rel, ok := n.RootRel(f)
-		if ok && (len(n.Files[rel]) > truth.FileLimit || contains(check6Big, rel)) {
+		if ok && (len(n.Files[rel]) > truth.FileLimit || contains(plantNames(check6Big), rel)) {
 			big = append(big, f)
 			continue
 		}

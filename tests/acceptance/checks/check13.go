@@ -2,12 +2,18 @@ package checks
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 )
 
-const (
-	callerNote  = "caller-root/notes.md"
-	outsideNote = "outside.md"
+// callerNote is a note in callerRoot, a folder beside the root that the
+// check offers as a root or path argument.
+var (
+	callerNote = secretOutside("caller-root/notes.md", "caller-root/notes.md", "caller-root/notes.md, in a folder offered as a root or path argument", "callerrootmark")
+	callerRoot = &Plant{Name: "caller root", Make: func(g *Ground) (Fixture, error) {
+		note, err := g.Plant(callerNote)
+		return Fixture{Path: filepath.Dir(note.Path)}, err
+	}}
 )
 
 // check13Call is one search with a root or path argument of its own.
@@ -18,8 +24,8 @@ type check13Call struct {
 }
 
 func check13Calls(f *Facts) []check13Call {
-	caller, outside := f.Fixtures[callerNote].Marker, f.Fixtures[outsideNote].Marker
-	callerRoot, base := f.Fixtures[CallerRoot].Path, f.Fixtures[TempFolder].Path
+	caller, outside := f.of(callerNote).Marker, f.of(outsideNote).Marker
+	callerRoot, base := f.of(callerRoot).Path, f.Fixtures[TempFolder].Path
 	return []check13Call{
 		{"root: the caller's folder", map[string]any{"query": caller, "root": callerRoot}, "root"},
 		{"path: the caller's folder", map[string]any{"query": caller, "path": callerRoot}, "path"},
@@ -30,7 +36,7 @@ func check13Calls(f *Facts) []check13Call {
 
 // check13Paths go to every read-only tool that takes a path.
 func check13Paths(f *Facts) []string {
-	return []string{"..", "../", f.Fixtures[TempFolder].Path, f.Fixtures[CallerRoot].Path, "../caller-root"}
+	return []string{"..", "../", f.Fixtures[TempFolder].Path, f.of(callerRoot).Path, "../caller-root"}
 }
 
 func pathStep(t PathTool, i int) string { return fmt.Sprintf("%s, path %d", t.Name, i+1) }
@@ -73,13 +79,13 @@ var check13 = &Check{
 	Section:  SectionTool,
 	Title:    "no caller-selected root: root and path arguments pointing outside return no outside byte",
 	Hint:     "Search only the root given at startup; refuse (or at least ignore) any root, path or directory argument.",
-	Fixtures: []string{callerNote, CallerRoot},
+	Fixtures: []*Plant{callerNote, callerRoot},
 	// Searches with root and path arguments pointing outside, and, in
 	// the process of other tools, sends outside folders to every
 	// read-only path tool. What comes back from outside is the leak
 	// rule's to find, charged here.
 	Probe: func(w Wire, f *Facts) bool {
-		sent := []string{f.Fixtures[callerNote].Marker, f.Fixtures[outsideNote].Marker, f.Fixtures[CallerRoot].Path, f.Fixtures[TempFolder].Path}
+		sent := []string{f.of(callerNote).Marker, f.of(outsideNote).Marker, f.of(callerRoot).Path, f.Fixtures[TempFolder].Path}
 		for _, c := range check13Calls(f) {
 			w.CallTool(c.step, "search_notes", c.args, sent...)
 		}

@@ -10,10 +10,6 @@ import (
 	"practice-notes/tests/acceptance/visible"
 )
 
-// InjectNote is the note whose text asks the assistant for more tools;
-// check 21 plants it.
-const InjectNote = "instructions-note.md"
-
 const (
 	stepToolsBefore = "list tools"
 	stepInjectNote  = "search the note that asks for more"
@@ -29,7 +25,7 @@ var check14 = &Check{
 		if !answered(w.ListTools(stepToolsBefore)) {
 			return true
 		}
-		w.CallTool(stepInjectNote, "search_notes", map[string]any{"query": f.Fixtures[InjectNote].Marker})
+		w.CallTool(stepInjectNote, "search_notes", map[string]any{"query": f.of(injectNote).Marker})
 		w.ListTools(stepToolsAfter)
 		return true
 	},
@@ -51,7 +47,7 @@ var check14 = &Check{
 		}
 		if a, b := toolNames(before), toolNames(toolsOf(lex2)); a != b {
 			v.Findings = append(v.Findings, Finding{Step: lex2.Step,
-				Msg: fmt.Sprintf("tools/list changed after searching %s: before [%s], after [%s]", f.Fixtures[InjectNote].Rel, a, b)})
+				Msg: fmt.Sprintf("tools/list changed after searching %s: before [%s], after [%s]", f.of(injectNote).Rel, a, b)})
 		}
 		v.Summary = fmt.Sprintf("tools/list offers [%s] before and after searching a note that asks for a write tool", toolNames(before))
 		return v

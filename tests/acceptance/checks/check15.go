@@ -20,7 +20,7 @@ func check15Queries(f *Facts) []struct {
 	return []struct {
 		q     string
 		times int
-	}{{SignIn, 2}, {f.Fixtures[BoundPhrase].Marker, 2}, {f.Fixtures[AbsentPhrase].Marker, 2}, {f.Fixtures[SpreadPhrase].Marker, 24}}
+	}{{SignIn, 2}, {f.of(boundPhrase).Marker, 2}, {f.of(absentPhrase).Marker, 2}, {f.of(spreadPhrase).Marker, 24}}
 }
 
 func callStep(q string, i int) string { return fmt.Sprintf("%s, call %d", q, i) }
@@ -42,12 +42,19 @@ func unvolatile(s string) string {
 	return timedFieldRe.ReplaceAllString(volatileRe.ReplaceAllString(s, "<duration>"), "$1<duration>")
 }
 
+// spreadPhrase is a word in notes of several folders, none outside the
+// root: a reply whose order depends on a map or a hash shows on it. The
+// notes that hold it are other checks' (3, 6, 10, 21), which ask for it.
+var spreadPhrase = &Plant{Name: "spread phrase", Make: func(g *Ground) (Fixture, error) {
+	return Fixture{Marker: "spreadmark-" + g.Token(5)}, nil
+}}
+
 var check15 = &Check{
 	ID:       "15",
 	Section:  SectionTool,
 	Title:    "the same call twice gives the same answer",
 	Hint:     "Make results deterministic: walk files in sorted order and keep no state between calls.",
-	Fixtures: []string{SpreadPhrase},
+	Fixtures: []*Plant{spreadPhrase},
 	Probe: func(w Wire, f *Facts) bool {
 		for _, c := range check15Queries(f) {
 			first := search(w, callStep(c.q, 1), c.q)

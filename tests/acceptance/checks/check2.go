@@ -8,21 +8,26 @@ import (
 	"practice-notes/tests/acceptance/visible"
 )
 
+// absentPhrase is a phrase in no file.
+var absentPhrase = &Plant{Name: "absent phrase", Make: func(g *Ground) (Fixture, error) {
+	return Fixture{Marker: "absentphrase-" + g.Token(6)}, nil
+}}
+
 var check2 = &Check{
 	ID:       "2",
 	Section:  SectionAcceptance,
 	Title:    "an absent phrase returns no matches and no invented passage",
 	Hint:     "When nothing matches, return an empty list and a plain no-match message; never compose a passage that is not in a file.",
-	Fixtures: []string{AbsentPhrase},
+	Fixtures: []*Plant{absentPhrase},
 	Probe: func(w Wire, f *Facts) bool {
-		search(w, AbsentPhrase, f.Fixtures[AbsentPhrase].Marker)
+		search(w, absentPhrase.Name, f.of(absentPhrase).Marker)
 		return true
 	},
 	Needs: []need{needFixtures, needNotes, needExchanges},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
-		absent := f.Fixtures[AbsentPhrase].Marker
-		ex, _ := f.step(AbsentPhrase)
+		absent := f.of(absentPhrase).Marker
+		ex, _ := f.step(absentPhrase.Name)
 		if !v.answered(ex, "tools/call") {
 			return v
 		}

@@ -14,14 +14,14 @@ var check20 = &Check{
 	Section:  SectionBoundary,
 	Title:    "a FIFO named like a note, a directory named x.md, a dangling link and a binary file neither hang nor break a search",
 	Hint:     "Before reading, lstat each entry and read only regular files (skip FIFOs, directories, sockets and broken links); skip files that are not valid UTF-8 text.",
-	Fixtures: []string{"pipe-note.md", "folder.md", "dangling-note.md", "binary-note.md", TrapPhrase},
+	Fixtures: []*Plant{trapPhrase},
 	// Compares sign-in, with the traps present, with check 1's search.
 	Requires: []*Check{check1},
 	Process:  WithPlanting,
 	Planting: check20Traps,
 	Probe: func(w Wire, f *Facts) bool {
 		search(w, SignIn, SignIn)
-		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)
+		search(w, stepTrapWord, f.of(trapPhrase).Marker)
 		return true
 	},
 	Needs: []need{needNotes, needSignIn, needExchanges},
@@ -66,9 +66,16 @@ var check20 = &Check{
 	Parts: parts20,
 }
 
+// trapPhrase is the traps' folder, empty but while check 20 or 22 runs,
+// and the word the traps hold.
+var trapPhrase = &Plant{Name: "trap phrase", Make: func(g *Ground) (Fixture, error) {
+	f := Fixture{Rel: "traps", Marker: "trapmark-" + g.Token(5)}
+	return f, os.Mkdir(filepath.Join(g.Root, f.Rel), 0o755)
+}}
+
 // check20Traps are the files a naive reader trips on, planted around
 // check 20's process only.
-var check20Traps = &Planting{Plant: func(dir, marker string) ([]Planted, error) {
+var check20Traps = &Planting{In: trapPhrase, Plant: func(dir, marker string) ([]Planted, error) {
 	return plantAll(dir, []plantStep{
 		{Planted{Rel: "pipe-note.md", What: "a FIFO named like a note"}, mkfifo},
 		{Planted{Rel: "folder.md", What: "a directory named like a note", Inside: []string{"inner-note.md"}}, func(p string) error {

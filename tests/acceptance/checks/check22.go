@@ -20,14 +20,13 @@ var check22 = &Check{
 	Section:  SectionBoundary,
 	Title:    "an unreadable file is reported honestly without absolute paths, and the search still answers",
 	Hint:     "Catch permission errors per file, skip the file with a short reason, and never put absolute paths in replies.",
-	Fixtures: []string{"locked-note.md"},
 	// Compares sign-in, with a file unreadable, with check 1's search.
 	Requires: []*Check{check1},
 	// Searches with a mode-000 note among the traps; the path rule
 	// judges whether a reply names an absolute path.
 	Probe: func(w Wire, f *Facts) bool {
 		search(w, SignIn, SignIn)
-		search(w, stepTrapWord, f.Fixtures[TrapPhrase].Marker)
+		search(w, stepTrapWord, f.of(trapPhrase).Marker)
 		return true
 	},
 	Needs: []need{needFixtures, needNotes, needSignIn, needTruth, needExchanges},
@@ -57,7 +56,7 @@ var check22 = &Check{
 			}
 		}
 		if ex, _ := f.step(stepTrapWord); answered(ex) && !toolResult(ex).IsError {
-			q := f.Fixtures[TrapPhrase].Marker
+			q := f.of(trapPhrase).Marker
 			if a, ok := f.answer(q); ok {
 				// Only an answer that presents none of the true hits is
 				// charged: which hits a server shows is other checks' rule.
@@ -98,7 +97,7 @@ func (f *Facts) signInFound() ([]truth.Hit, bool) {
 
 // check22Locked is the mode-000 note, planted around check 22's process
 // only.
-var check22Locked = &Planting{Locked: "locked-note.md", Plant: func(dir, marker string) ([]Planted, error) {
+var check22Locked = &Planting{In: trapPhrase, Locked: "locked-note.md", Plant: func(dir, marker string) ([]Planted, error) {
 	p := filepath.Join(dir, "locked-note.md")
 	if err := os.WriteFile(p, []byte("# Locked\n\nThe word "+marker+" is in a file no one may read.\n"), 0o644); err != nil {
 		return nil, err

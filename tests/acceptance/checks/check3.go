@@ -16,17 +16,32 @@ const (
 	stepReadValid = "read the nested note"
 )
 
+// validNote is a note two folders down in the root, its proof word on
+// the marker's own line so that a server returning one line still shows
+// it. Its Text is read again from the root whenever facts are taken.
+var validNote = &Plant{Name: "valid note", Make: func(g *Ground) (Fixture, error) {
+	f := Fixture{Rel: "extra/nested/valid-note.md", Marker: "validmark-" + g.Token(5), Proof: "validproof" + g.Token(6)}
+	spread, err := g.Plant(spreadPhrase)
+	if err != nil {
+		return f, err
+	}
+	f.Text = fmt.Sprintf("# Valid fixture note\n\nThe phrase %s and the proof word %s share this line,\nand the paragraph goes on for a second line.\n\nThe word %s is in several notes.\n",
+		f.Marker, f.Proof, spread.Marker)
+	return f, g.Write(g.Root, f.Rel, f.Text)
+}}
+
 var check3 = &Check{
-	ID:      "3",
-	Section: SectionAcceptance,
-	Title:   "a valid file inside the root is readable",
-	Hint:    "Search every regular .md file under the root, including subdirectories, and name the file each passage came from.",
+	ID:       "3",
+	Section:  SectionAcceptance,
+	Title:    "a valid file inside the root is readable",
+	Fixtures: []*Plant{validNote},
+	Hint:     "Search every regular .md file under the root, including subdirectories, and name the file each passage came from.",
 	// Searches the nested note's phrase; if the server offers resources,
 	// reads the note through a URI the server itself offered, never a
 	// guessed one; and, in the process of other tools, sends its name to
 	// every path tool the harness may call.
 	Probe: func(w Wire, f *Facts) bool {
-		valid := f.Fixtures[ValidNote]
+		valid := f.of(validNote)
 		ex := search(w, stepValid, valid.Marker)
 		if !answered(ex) || !f.Resources {
 			return true
@@ -42,13 +57,13 @@ var check3 = &Check{
 		return true
 	},
 	Tools: func(w Wire, f *Facts) bool {
-		probePaths(w, []string{f.Fixtures[ValidNote].Rel})
+		probePaths(w, []string{f.of(validNote).Rel})
 		return true
 	},
 	Needs: []need{needFixtures, needPathTools, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
-		valid := f.Fixtures[ValidNote]
+		valid := f.of(validNote)
 		ex, _ := f.step(stepValid)
 		if !v.got(ex, "tools/call") {
 			return v

@@ -9,7 +9,12 @@ import (
 	"practice-notes/tests/acceptance/visible"
 )
 
-const absoluteNote = "absolute-secret.md"
+// outsideNote is a note beside the root, which ../outside.md names, and
+// absoluteNote one further away, named by its absolute path.
+var (
+	outsideNote  = secretOutside("outside.md", "outside.md", "../outside.md, outside the root", "outsidemark")
+	absoluteNote = secretOutside("absolute-secret.md", "elsewhere/absolute-secret.md", "a file at an absolute path outside the root", "absolutemark")
+)
 
 // check4Search is one search of check 4: a query that finds an outside
 // file, or names one by path.
@@ -17,23 +22,23 @@ type check4Search struct{ step, query string }
 
 func check4Searches(f *Facts) []check4Search {
 	return []check4Search{
-		{"the outside note's phrase", f.Fixtures[outsideNote].Marker},
-		{"the absolute note's phrase", f.Fixtures[absoluteNote].Marker},
+		{"the outside note's phrase", f.of(outsideNote).Marker},
+		{"the absolute note's phrase", f.of(absoluteNote).Marker},
 		{"the parent's outside.md", "../outside.md"},
-		{"the absolute note's path", f.Fixtures[absoluteNote].Path},
-		{"the outside note's path", f.Fixtures[outsideNote].Path},
+		{"the absolute note's path", f.of(absoluteNote).Path},
+		{"the outside note's path", f.of(outsideNote).Path},
 	}
 }
 
 // check4Paths go to every read-only tool that takes a path.
 func check4Paths(f *Facts) []string {
-	return []string{"../outside.md", f.Fixtures[absoluteNote].Path, "extra/../../outside.md"}
+	return []string{"../outside.md", f.of(absoluteNote).Path, "extra/../../outside.md"}
 }
 
 // check4URIs are the resources/read probes, spelled with the server's
 // own prefix.
 func check4URIs(f *Facts, pre string) []string {
-	abs := f.Fixtures[absoluteNote].Path
+	abs := f.of(absoluteNote).Path
 	return []string{
 		pre + "../outside.md",
 		pre + "..%2Foutside.md",
@@ -64,7 +69,7 @@ type argCall struct {
 // it; and in every other string argument of the other tools the paths
 // and the outside phrases themselves.
 func check4ArgCalls(f *Facts, declared []ToolArg) []argCall {
-	outside, abs := f.Fixtures[outsideNote], f.Fixtures[absoluteNote]
+	outside, abs := f.of(outsideNote), f.of(absoluteNote)
 	var out []argCall
 	for _, a := range declared {
 		var calls []argCall
@@ -120,7 +125,7 @@ var check4 = &Check{
 	Section:  SectionAcceptance,
 	Title:    "../outside.md and an absolute path outside the root are rejected",
 	Hint:     "Resolve every path against the root and refuse absolute paths and any path that leaves it (check after cleaning, with a path separator).",
-	Fixtures: []string{"outside.md", "absolute-secret.md"},
+	Fixtures: []*Plant{outsideNote, absoluteNote},
 	// Searches the outside files' phrases and paths, and sends the paths
 	// to every other argument search_notes declares and through
 	// resources; in the process of other tools, to every path tool the
@@ -138,7 +143,7 @@ var check4 = &Check{
 		if !ok {
 			return true
 		}
-		abs := f.Fixtures[absoluteNote].Path
+		abs := f.of(absoluteNote).Path
 		readAll(w, check4URIs(f, f.resourcePrefix(list)), abs, "../outside.md")
 		return true
 	},
@@ -171,7 +176,7 @@ var check4 = &Check{
 		if !ok {
 			return v
 		}
-		abs := f.Fixtures[absoluteNote].Path
+		abs := f.of(absoluteNote).Path
 		for _, page := range pages {
 			for _, l := range resourcesOf(page) {
 				if strings.Contains(l.URI, "outside.md") || strings.Contains(l.URI, abs) {

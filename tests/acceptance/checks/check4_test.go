@@ -27,8 +27,8 @@ func toolReply(t *testing.T, text string) string {
 func TestCheck4ArgCalls(t *testing.T) {
 	f := &Facts{
 		Fixtures: map[string]Fixture{
-			outsideNote:  {Marker: "outsidemark-1", Path: "/base/outside.md"},
-			absoluteNote: {Marker: "absolutemark-2", Path: "/base/elsewhere/absolute-secret.md"},
+			outsideNote.Name:  {Marker: "outsidemark-1", Path: "/base/outside.md"},
+			absoluteNote.Name: {Marker: "absolutemark-2", Path: "/base/elsewhere/absolute-secret.md"},
 		},
 		Notes:     &Notes{Roots: []string{"/base/root"}, Entries: []string{"a.md"}},
 		Truth:     map[string]*truth.Answer{"outsidemark-1": {Query: "outsidemark-1"}, "absolutemark-2": {Query: "absolutemark-2"}},

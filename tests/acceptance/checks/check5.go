@@ -5,9 +5,11 @@ import (
 	"strings"
 )
 
-const (
-	escapeTarget = "escape-target.md"
-	escapeLink   = "escape-link.md"
+// escapeLink is a symlink in the root to escapeTarget, a note beside the
+// root.
+var (
+	escapeTarget = secretOutside("escape-target.md", "escape-target.md", "escape-target.md, the target of symlink escape-link.md", "escapemark")
+	escapeLink   = link("escape-link.md", "../escape-target.md", false)
 )
 
 var check5 = &Check{
@@ -15,15 +17,15 @@ var check5 = &Check{
 	Section:  SectionAcceptance,
 	Title:    "a symlink inside the root pointing outside is rejected, no leaked bytes",
 	Hint:     "Do not follow symlinks (lstat each entry, open with O_NOFOLLOW), or resolve them and refuse targets outside the root.",
-	Fixtures: []string{escapeTarget, escapeLink},
+	Fixtures: []*Plant{escapeTarget, escapeLink},
 	// Searches the public word of the file behind escape-link.md and the
 	// link's name, and sends the link through resources and, in the
 	// process of other tools, to every path tool the harness may call.
 	// What comes back from outside, and the link named as a result, are
 	// the leak rule's to find, charged here.
 	Probe: func(w Wire, f *Facts) bool {
-		search(w, escapeTarget, f.Fixtures[escapeTarget].Marker)
-		search(w, escapeLink, escapeLink)
+		search(w, escapeTarget.Name, f.of(escapeTarget).Marker)
+		search(w, escapeLink.Name, escapeLink.Name)
 		if !f.Resources {
 			return true
 		}
@@ -31,18 +33,18 @@ var check5 = &Check{
 		if !ok {
 			return true
 		}
-		readAll(w, []string{f.resourcePrefix(list) + escapeLink})
+		readAll(w, []string{f.resourcePrefix(list) + escapeLink.Name})
 		return true
 	},
 	Tools: func(w Wire, _ *Facts) bool {
-		probePaths(w, []string{escapeLink})
+		probePaths(w, []string{escapeLink.Name})
 		return true
 	},
 	Needs: []need{needFixtures, needPathTools, needResources, needNotes, needExchanges, needTimeLimit},
 	Judge: func(f *Facts) Verdict {
 		var v Verdict
-		target, _ := f.step(escapeTarget)
-		link, _ := f.step(escapeLink)
+		target, _ := f.step(escapeTarget.Name)
+		link, _ := f.step(escapeLink.Name)
 		for _, ex := range []Exchange{target, link} {
 			if ex.TimedOut {
 				v.fail(ex, "no answer within %s", f.TimeLimit)
@@ -50,11 +52,11 @@ var check5 = &Check{
 		}
 		v.Summary = "2 searches (the public word of the file behind escape-link.md, and its name) returned no outside byte and no link as a result"
 		if answered(target) {
-			if sk := f.read(target, f.Fixtures[escapeTarget].Marker).Skipped; len(sk) > 0 {
+			if sk := f.read(target, f.of(escapeTarget).Marker).Skipped; len(sk) > 0 {
 				v.Notes = append(v.Notes, "the reply names as skipped or refused: "+strings.Join(sk, ", "))
 			}
 		}
-		if t := v.judgePaths(f, []string{escapeLink}); t != "" {
+		if t := v.judgePaths(f, []string{escapeLink.Name}); t != "" {
 			v.Summary += "; " + t
 		}
 		if !f.Resources {
@@ -66,12 +68,12 @@ var check5 = &Check{
 		}
 		for _, page := range pages {
 			for _, l := range resourcesOf(page) {
-				if strings.HasSuffix(l.URI, escapeLink) {
+				if strings.HasSuffix(l.URI, escapeLink.Name) {
 					v.Findings = append(v.Findings, Finding{Step: page.Step, Msg: "resources/list offers " + l.URI})
 				}
 			}
 		}
-		uris := []string{f.resourcePrefix(list) + escapeLink}
+		uris := []string{f.resourcePrefix(list) + escapeLink.Name}
 		v.Summary += fmt.Sprintf("; %d/%d resources/read probes refused", v.judgeRefused(f, uris), len(uris))
 		return v
 	},

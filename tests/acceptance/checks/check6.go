@@ -12,12 +12,56 @@ import (
 
 // Steps of check 6.
 const (
-	stepTooLong  = "201 characters"
-	stepLongest  = "200 characters"
-	stepBound    = "the bounded phrase"
-	oversized    = "oversized-notes.md"
-	oversizedUTF = "oversized-accents.md"
+	stepTooLong = "201 characters"
+	stepLongest = "200 characters"
+	stepBound   = "the bounded phrase"
 )
+
+// oversized and oversizedUTF are notes in the root over the size limit:
+// plain ASCII, and over 102,400 bytes but under 102,400 characters, which
+// a limit counted in characters lets through.
+var (
+	oversized    = bigNote("oversized-notes.md", "the oversized note oversized-notes.md", "oversizemark", "\nFiller paragraph %05d keeps this file above the size limit.\n")
+	oversizedUTF = bigNote("oversized-accents.md", "the note oversized-accents.md (over 102,400 bytes, under 102,400 characters)", "accentmark", "\nCafé crème, brûlée, déjà vu: ééééééééééééééééééééééééééééééééééééé %05d.\n")
+)
+
+// bigNote is a secret note in the root padded with numbered copies of
+// line past the size limit.
+func bigNote(rel, label, prefix, line string) *Plant {
+	return &Plant{Name: rel, Make: func(g *Ground) (Fixture, error) {
+		f, err := g.secretNote(g.Root, rel, label, prefix)
+		if err != nil {
+			return f, err
+		}
+		return f, pad(f.Path, line)
+	}}
+}
+
+// boundPhrase is in twelve paragraphs over four files of three folders,
+// three each: a limit applied per file, not per call, shows. The first
+// file holds the spread phrase too.
+var boundPhrase = &Plant{Name: "bounded phrase", Make: func(g *Ground) (Fixture, error) {
+	f := Fixture{Marker: "boundmark-" + g.Token(5), Count: 12,
+		Files: []string{"bounded-a.md", "extra/bounded-b.md", "bounded/bounded-c.md", "bounded/bounded-d.md"}}
+	spread, err := g.Plant(spreadPhrase)
+	if err != nil {
+		return f, err
+	}
+	for i, rel := range f.Files {
+		var b strings.Builder
+		fmt.Fprintf(&b, "# Bounded results fixture %d\n", i+1)
+		if i == 0 {
+			fmt.Fprintf(&b, "\nThe word %s is in several notes.\n", spread.Marker)
+		}
+		for j := 1; j <= 3; j++ {
+			fmt.Fprintf(&b, "\nBounded result %02d mentions %s once.\n", i*3+j, f.Marker)
+		}
+		if err := g.Write(g.Root, rel, b.String()); err != nil {
+			return f, err
+		}
+	}
+	return f, nil
+}}
 
 var (
 	clearLimitRe = regexp.MustCompile(`(?i)200|long|length|characters|limit|too many`)
@@ -25,14 +69,14 @@ var (
 )
 
 // check6Big are the notes over the size limit, in the order searched.
-var check6Big = []string{oversized, oversizedUTF}
+var check6Big = []*Plant{oversized, oversizedUTF}
 
 var check6 = &Check{
 	ID:       "6",
 	Section:  SectionAcceptance,
 	Title:    "an oversized query and an oversized file produce bounded errors",
 	Hint:     "Refuse queries over 200 characters with a clear error, skip files over 100 KB without reading them, return at most 10 passages, and answer every call promptly.",
-	Fixtures: []string{oversized, oversizedUTF, BoundPhrase},
+	Fixtures: []*Plant{oversized, oversizedUTF, boundPhrase},
 	// Sends a query one character too long and one of 200 two-byte
 	// characters, the phrases of the oversized notes and a phrase in more
 	// paragraphs than one reply may hold, then sign-in to see that the
@@ -40,10 +84,10 @@ var check6 = &Check{
 	Probe: func(w Wire, f *Facts) bool {
 		search(w, stepTooLong, strings.Repeat("q", truth.MaxQuery+1))
 		search(w, stepLongest, strings.Repeat("é", truth.MaxQuery))
-		for _, name := range check6Big {
-			search(w, name, f.Fixtures[name].Marker)
+		for _, p := range check6Big {
+			search(w, p.Name, f.of(p).Marker)
 		}
-		search(w, stepBound, f.Fixtures[BoundPhrase].Marker)
+		search(w, stepBound, f.of(boundPhrase).Marker)
 		search(w, stepStillAnswers, SignIn)
 		return true
 	},
@@ -89,12 +133,13 @@ var check6 = &Check{
 			parts = append(parts, "200 chars (400 bytes) accepted")
 		}
 
-		for _, name := range check6Big {
+		for _, p := range check6Big {
+			name := p.Name
 			ex, _ := f.step(name)
 			if !v.got(ex, "tools/call") {
 				continue
 			}
-			rd := f.read(ex, f.Fixtures[name].Marker)
+			rd := f.read(ex, f.of(p).Marker)
 			if rd.IsError {
 				v.Notes = append(v.Notes, fmt.Sprintf("the search touching %s answered isError: %q", name, visible.Clip(ToolText(toolResult(ex)), 120)))
 			}
@@ -108,7 +153,7 @@ var check6 = &Check{
 			}
 		}
 
-		bound := f.Fixtures[BoundPhrase]
+		bound := f.of(boundPhrase)
 		if ex, _ := f.step(stepBound); v.got(ex, "tools/call") {
 			rd := f.read(ex, bound.Marker)
 			labels := map[string]bool{}

@@ -37,6 +37,9 @@ type Generated struct {
 	AfterOversized string   `json:"afterOversized,omitempty"`
 	// Answers holds the true answer of each step (AnswerGenerated).
 	Answers map[string]*truth.Answer `json:"-"`
+	// Unsent counts the searches of the phase not sent because the
+	// server had stopped answering (it hung or ended).
+	Unsent int `json:"unsent,omitempty"`
 }
 
 // AnswerGenerated computes the true answer of every step of g over the
@@ -60,18 +63,41 @@ type generatedReply struct {
 	root    diagnose.Root
 	answer  truth.Answer
 	refused bool
+	rd      *Reading // nil when refused
 	reply   diagnose.Reply
 }
 
 // JudgeGenerated judges every reply of the generated phase.
 func JudgeGenerated(g *Generated) Verdict {
-	var replies []generatedReply
-	var all []diagnose.Reply
+	replies, all := readGenerated(g)
+	v := Verdict{Findings: append(judgeOversized(g), judgeUnanswered(g)...)}
+	seen := map[diagnose.Mistake]bool{}
+	for _, gr := range replies {
+		ds := gr.diagnoses(all)
+		for _, d := range ds {
+			if seen[d.Mistake] {
+				continue
+			}
+			seen[d.Mistake] = true
+			owner := mistakeOwner[d.Mistake]
+			v.Findings = append(v.Findings, Finding{Owner: owner, Warn: d.Warn, Step: gr.ex.Step,
+				Msg:    fmt.Sprintf("generated case (seed %d), query %q: %s", g.Seed, visibleQuery(gr.query), d.Mistake),
+				Detail: smallestCase(g.Seed, &gr, d, ds),
+				Hint:   d.Hint})
+		}
+	}
+	return v
+}
+
+// readGenerated reads every answered reply of the phase and sets it
+// against its true answer; all holds the comparisons of those not
+// refused.
+func readGenerated(g *Generated) (replies []generatedReply, all []diagnose.Reply) {
 	paras := map[bool][]Paragraph{false: paragraphsOf(g.Before), true: paragraphsOf(g.After)}
 	for _, ex := range g.Exchanges {
 		q, ok := g.Queries[ex.Step]
 		if !ok || !answered(ex) {
-			continue // no answer: the timeout rule's
+			continue // no answer: judgeUnanswered's or judgeOversized's
 		}
 		root := diagnose.Root{Now: g.Before}
 		if g.Changed[ex.Step] {
@@ -85,43 +111,35 @@ func JudgeGenerated(g *Generated) Verdict {
 		res := toolResult(ex)
 		gr.refused = res == nil || res.IsError
 		if !gr.refused {
-			gr.reply = compare(root.Now, ReadResult(res, q, paras[g.Changed[ex.Step]]), &gr.answer)
+			gr.rd = ReadResult(res, q, paras[g.Changed[ex.Step]])
+			gr.reply = compare(root.Now, gr.rd, &gr.answer)
 			all = append(all, gr.reply)
 		}
 		replies = append(replies, gr)
 	}
-	v := Verdict{Findings: judgeOversized(g)}
-	seen := map[diagnose.Mistake]bool{}
-	for _, gr := range replies {
-		for _, d := range gr.diagnoses(all) {
-			if seen[d.Mistake] {
-				continue
-			}
-			seen[d.Mistake] = true
-			owner := mistakeOwner[d.Mistake]
-			v.Findings = append(v.Findings, Finding{Owner: owner, Warn: d.Warn, Step: gr.ex.Step,
-				Msg:    fmt.Sprintf("generated case (seed %d), query %q: %s", g.Seed, visibleQuery(gr.query), d.Mistake),
-				Detail: smallestCase(g.Seed, gr, d),
-				Hint:   d.Hint})
-		}
-	}
-	return v
+	return replies, all
 }
 
 // diagnoses names what one reply shows, all being every reply's
-// comparison (what the server shows it does right elsewhere).
-func (gr generatedReply) diagnoses(all []diagnose.Reply) []diagnose.Diagnosis {
+// comparison (what the server shows it does right elsewhere, which it
+// keeps in the reply's Shown).
+func (gr *generatedReply) diagnoses(all []diagnose.Reply) []diagnose.Diagnosis {
 	if m := diagnose.Limit(gr.query, gr.refused); m != "" {
 		return []diagnose.Diagnosis{diagnose.Of(m)}
 	}
 	if gr.refused {
 		return nil
 	}
-	r := gr.reply
-	r.Shown = diagnose.Learn(gr.root, all)
-	out := diagnose.Classify(gr.root, r)
-	if gr.root.Before != nil {
-		if d, ok := diagnose.StaleText(gr.root, r.Strings); ok {
+	gr.reply.Shown = diagnose.Learn(gr.root, all)
+	return classify(gr.root, gr.reply)
+}
+
+// classify names the mistakes a reply shows over root, stale text
+// included when notes changed.
+func classify(root diagnose.Root, r diagnose.Reply) []diagnose.Diagnosis {
+	out := diagnose.Classify(root, r)
+	if root.Before != nil {
+		if d, ok := diagnose.StaleText(root, r.Strings); ok {
 			out = append(out, d)
 		}
 	}

@@ -265,9 +265,9 @@ func checkMutant(t *testing.T, seed uint64, g *Generated, want []diagnose.Mistak
 	}
 }
 
-// TestGeneratedSmallestCase: a generated failure carries its seed, only
-// the notes the diagnosis names, the query, the true answer and what the
-// server said, escaped so that they paste into a test.
+// TestGeneratedSmallestCase: a generated failure carries its seed, what
+// shrinking left out, the notes kept, the query, the true answer and
+// what the server said, escaped so that they paste into a test.
 func TestGeneratedSmallestCase(t *testing.T) {
 	v := JudgeGenerated(generatedRun(2, generatedMutants[1].f))
 	if len(v.Findings) == 0 {
@@ -287,10 +287,34 @@ func TestGeneratedSmallestCase(t *testing.T) {
 			t.Errorf("a line of the case holds a raw line break: %q", line)
 		}
 	}
-	if diff := cmp.Diff([]string{"seed", "note", "query", "true answer", "server said"}, kinds); diff != "" {
+	if diff := cmp.Diff([]string{"seed", "shrunk", "note", "query", "true answer", "server said"}, kinds); diff != "" {
 		t.Errorf("lines of the case (-want +got):\n%s\n%s", diff, strings.Join(f.Detail, "\n"))
 	}
 	if !strings.Contains(f.Detail[0], "--seed 2") {
 		t.Errorf("the case does not say how to replay it: %q", f.Detail[0])
+	}
+}
+
+// TestGeneratedLimitCase: a mistake of the query's length alone shows
+// the query and the whole reply, no note.
+func TestGeneratedLimitCase(t *testing.T) {
+	v := JudgeGenerated(generatedRun(1, fakeServer{hits: correctHits, refuse: func(string) bool { return false }}))
+	var limits int
+	for _, f := range v.Findings {
+		if !strings.Contains(f.Msg, string(diagnose.NoLimit)) && !strings.Contains(f.Msg, string(diagnose.LimitOffByOne)) {
+			continue
+		}
+		limits++
+		for _, line := range f.Detail {
+			if strings.HasPrefix(line, "note ") || strings.HasPrefix(line, "shrunk:") {
+				t.Errorf("%s: the case shows %q", f.Msg, line)
+			}
+		}
+		if last := f.Detail[len(f.Detail)-1]; !strings.HasPrefix(last, `server said: "{\"matches\":`) {
+			t.Errorf("%s: the case ends %q, not with the whole reply", f.Msg, last)
+		}
+	}
+	if limits == 0 {
+		t.Errorf("no limit finding for a server that searches any query:\n%s", strings.Join(charged(v), "\n"))
 	}
 }

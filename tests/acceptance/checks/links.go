@@ -18,7 +18,7 @@ import (
 
 // linkProbe is what one of those checks sends.
 type linkProbe struct {
-	secrets []string // fixtures whose public words are searched
+	secrets []*Plant // fixtures whose public words are searched
 	names   []string // the links' names, searched too
 	paths   []string // root-relative paths through the links
 	// folders gives what search_notes's own arguments are set to.
@@ -37,7 +37,7 @@ func linkArgStep(arg string, folder, query int) string {
 func (p linkProbe) queries(f *Facts) []string {
 	var qs []string
 	for _, s := range p.secrets {
-		qs = append(qs, f.Fixtures[s].Marker)
+		qs = append(qs, f.of(s).Marker)
 	}
 	return append(qs, p.names...)
 }
@@ -159,4 +159,4 @@ func (v *Verdict) judgeLinkResources(f *Facts, paths []string) string {
 
 // siblingDir is the folder beside the root whose name starts with the
 // root's, which holds check 17's private note.
-func siblingDir(f *Facts) string { return path.Dir(f.Fixtures[siblingNote].Path) }
+func siblingDir(f *Facts) string { return path.Dir(f.of(siblingNote).Path) }

@@ -11,8 +11,11 @@ import (
 // check and not every other. The harness plants them before the process
 // starts and removes them, and nothing else, after it ends.
 type Planting struct {
-	// Plant makes the fixtures in dir; marker is the run's word for the
-	// traps' folder (TrapPhrase). It returns what it made, even on error.
+	// In is the fixture, planted for the whole run, whose folder (Rel)
+	// the planting is made in and whose Marker it writes.
+	In *Plant
+	// Plant makes the fixtures in dir; marker is In's word. It returns
+	// what it made, even on error.
 	Plant func(dir, marker string) ([]Planted, error)
 	// Locked names, inside dir, the file whose point is that no one may
 	// read it: the sandbox keeps it so, and where the server could read

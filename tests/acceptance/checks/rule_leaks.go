@@ -3,7 +3,6 @@ package checks
 import (
 	"encoding/json"
 	"fmt"
-	"path"
 	"path/filepath"
 	"strings"
 	"unicode"
@@ -17,7 +16,10 @@ import (
 // ruleLeaks: no reply, stdout or stderr shows something from outside the
 // root, or a file the root holds only through a link: a fragment of an
 // outside file's words, an absolute path of the run's temp folder that
-// the request did not carry, or a link named as a result. Each leak is
+// the request did not carry, or a link named as a result. The generated
+// phase's process searches a root of its own (Output.Root): the
+// practice root and its outside fixtures are outside it, so their words
+// and paths in its replies, stdout or stderr are leaks as well. Each leak is
 // charged to the check that owns the fixture (Check.Fixtures), once;
 // every other check that saw it says "see check N" (Assemble). Passages
 // that are not in the file they are credited to are judged here too,
@@ -45,7 +47,17 @@ type Output struct {
 	// Files holds the content of the root's regular files its replies
 	// named as results or credited passages to, by root-relative path.
 	Files map[string]string `json:"files,omitempty"`
+	// Root is the folder the process searched, relative to the run's temp
+	// folder, when it is not the practice root: "generated" for the
+	// generated phase's process. Only outside words and paths are looked
+	// for in such a process's output; the results and passages of its
+	// replies are the generated phase's to judge, against the true
+	// answers over its own root.
+	Root string `json:"root,omitempty"`
 }
+
+// practiceRoot is where the practice root is in the run's temp folder.
+const practiceRoot = "root"
 
 // Shown is one reply as the client read it.
 type Shown struct {
@@ -94,8 +106,8 @@ func leakHint(c *Check) string {
 	return "Never put absolute paths in replies; name files relative to the practice root."
 }
 
-// trapKinds are the traps of check 20 (package harness plants them, in
-// the folder traps), by root-relative path.
+// trapKinds are the traps of check 20 (its Planting makes them in the
+// folder traps), by root-relative path.
 var trapKinds = map[string]string{
 	"traps/pipe-note.md":     "a FIFO",
 	"traps/dangling-note.md": "a dangling symlink",
@@ -138,11 +150,14 @@ func judgeLeaks(f *Facts) Verdict {
 	return v
 }
 
-// owner returns the check that plants and owns the fixture named name.
+// owner returns the check that plants and owns the fixture named name,
+// as the recorded facts name it; nil for none.
 func owner(name string) *Check {
 	for _, c := range all {
-		if contains(c.Fixtures, name) {
-			return c
+		for _, p := range c.Fixtures {
+			if p.Name == name {
+				return c
+			}
 		}
 	}
 	return nil
@@ -168,8 +183,8 @@ func (l *leakScan) process(o Output) []Sighting {
 			text = resultText(sh.Result)
 		}
 		found := l.contentLeaks(text)
-		found = append(found, l.pathLeaks(text, sh.Sent, true)...)
-		if sh.Result != "" {
+		found = append(found, l.pathLeaks(text, sh.Sent, o.Root, true)...)
+		if sh.Result != "" && o.Root == "" {
 			if sh.Tool == "search_notes" {
 				found = append(found, l.resultLeaks(sh)...)
 			} else if s, ok := l.listingLeak(text, sh.Sent); ok {
@@ -202,7 +217,7 @@ func (l *leakScan) process(o Output) []Sighting {
 		s.Where = "stderr of " + during
 		out = append(out, s)
 	}
-	for _, s := range l.pathLeaks(o.Stderr, sent, false) {
+	for _, s := range l.pathLeaks(o.Stderr, sent, o.Root, false) {
 		s.Where, s.Warn = "stderr of "+during, true
 		out = append(out, s)
 	}
@@ -233,12 +248,17 @@ func holdsToken(text string, tokens []string) (string, bool) {
 }
 
 // pathLeaks finds absolute paths of the run's temp folder that no sent
-// string contains. A path outside the root fails its owner's check; with
-// rootToo, one inside the root (the server's own root) warns under check
-// 22: it reveals where the folder lives, which no reply needs.
-func (l *leakScan) pathLeaks(text string, sent []string, rootToo bool) []Sighting {
+// string contains. A path outside the process's root (root, "" for the
+// practice root) fails its owner's check; with rootToo, one inside it
+// (the server's own root) warns under check 22: it reveals where the
+// folder lives, which no reply needs.
+func (l *leakScan) pathLeaks(text string, sent []string, root string, rootToo bool) []Sighting {
 	var out []Sighting
 	seen := map[string]bool{}
+	if root == "" {
+		root = practiceRoot
+	}
+	root = "/" + root
 	for _, base := range uniq(l.base, l.baseReal) {
 		for i := 0; ; {
 			j := strings.Index(text[i:], base)
@@ -250,7 +270,7 @@ func (l *leakScan) pathLeaks(text string, sent []string, rootToo bool) []Sightin
 			i = end
 			p := strings.TrimRight(text[start:end], ".:!?")
 			rest := p[len(base):]
-			inRoot := rest == "/root" || strings.HasPrefix(rest, "/root/") && !strings.Contains(rest, "/..")
+			inRoot := rest == root || strings.HasPrefix(rest, root+"/") && !strings.Contains(rest, "/..")
 			if seen[p] || sentContains(sent, p) || inRoot && !rootToo {
 				continue
 			}
@@ -295,22 +315,22 @@ func (l *leakScan) pathOwner(base, rest string) (*Check, string) {
 		r := strings.TrimPrefix(p, l.base)
 		return rest == r || strings.HasPrefix(rest, r+"/")
 	}
-	fx := l.facts.Fixtures
+	f := l.facts
 	switch {
-	case under(dirOf(fx["dir-secret.md"].Path)):
-		return owner("linked-dir"), "the outside folder behind linked-dir"
-	case under(dirOf(fx["private-notes.md"].Path)):
-		return owner("private-notes.md"), "the sibling folder root-old"
-	case under(fx[CallerRoot].Path):
-		return owner(CallerRoot), "the folder offered as a caller-selected root"
+	case under(dirOf(f.of(dirSecret).Path)):
+		return ownerOf(linkedDir), "the outside folder behind linked-dir"
+	case under(dirOf(f.of(siblingNote).Path)):
+		return ownerOf(siblingNote), "the sibling folder root-old"
+	case under(f.of(callerRoot).Path):
+		return ownerOf(callerRoot), "the folder offered as a caller-selected root"
 	}
 	for _, g := range l.guarded {
 		if under(g.f.Path) {
 			return g.owner, g.f.Label
 		}
 	}
-	if abs := fx["absolute-secret.md"].Path; under(dirOf(abs)) {
-		return owner("absolute-secret.md"), "the outside folder of " + filepath.Base(abs)
+	if abs := f.of(absoluteNote).Path; under(dirOf(abs)) {
+		return ownerOf(absoluteNote), "the outside folder of " + filepath.Base(abs)
 	}
 	return check22, "the run's temp folder (" + base + rest + ")"
 }
@@ -344,7 +364,7 @@ func (l *leakScan) resultLeaks(sh Shown) []Sighting {
 		paras = l.facts.Notes.Paras
 	}
 	rd := ReadResult(&res, sh.Query, paras)
-	outside := owner("outside.md")
+	outside := ownerOf(outsideNote)
 	var out []Sighting
 	for _, f := range rd.Results {
 		rel, ok := l.notes.RootRel(f)
@@ -365,7 +385,7 @@ func (l *leakScan) resultLeaks(sh Shown) []Sighting {
 			continue
 		}
 		if trap, ok := trapKinds[rel]; ok {
-			out = append(out, Sighting{Owner: owner(path.Base(rel)), Key: "trap " + rel, What: fmt.Sprintf("%s (%s) named as a result", rel, trap)})
+			out = append(out, Sighting{Owner: check20, Key: "trap " + rel, What: fmt.Sprintf("%s (%s) named as a result", rel, trap)})
 		}
 	}
 	for _, it := range rd.Items {
@@ -426,7 +446,7 @@ func (l *leakScan) listingLeak(text string, sent []string) (Sighting, bool) {
 	if len(named) < 2 {
 		return Sighting{}, false
 	}
-	return Sighting{Owner: owner(CallerRoot), Key: "listing", What: fmt.Sprintf("a listing of the folder above the root (%s)", strings.Join(named, ", "))}, true
+	return Sighting{Owner: ownerOf(callerRoot), Key: "listing", What: fmt.Sprintf("a listing of the folder above the root (%s)", strings.Join(named, ", "))}, true
 }
 
 // lineWith returns the line of text holding sub.
@@ -479,7 +499,7 @@ func LeakTranscriptFacts(f *Facts) *Facts {
 		return len(judgeLeaks(&g).Sightings) > 0
 	}
 	for _, o := range f.Outputs {
-		k := Output{Checks: o.Checks, Entries: o.Entries, Taken: o.Taken}
+		k := Output{Checks: o.Checks, Entries: o.Entries, Taken: o.Taken, Root: o.Root}
 		for rel, content := range o.Files {
 			if len(content) <= keptFileSize {
 				if k.Files == nil {
@@ -508,8 +528,12 @@ func LeakTranscriptFacts(f *Facts) *Facts {
 			}
 			k.Shown = append(k.Shown, sh)
 		}
-		k.Stdout = keptLinesOf(o.Stdout, func(line string) bool { return leaks(Output{Checks: o.Checks, Shown: sent, Stdout: line}) })
-		k.Stderr = keptLinesOf(o.Stderr, func(line string) bool { return leaks(Output{Checks: o.Checks, Shown: sent, Stderr: line}) })
+		k.Stdout = keptLinesOf(o.Stdout, func(line string) bool {
+			return leaks(Output{Checks: o.Checks, Shown: sent, Stdout: line, Root: o.Root})
+		})
+		k.Stderr = keptLinesOf(o.Stderr, func(line string) bool {
+			return leaks(Output{Checks: o.Checks, Shown: sent, Stderr: line, Root: o.Root})
+		})
 		out.Outputs = append(out.Outputs, k)
 	}
 	return &out

@@ -15,7 +15,7 @@ func leakTestFacts(out ...Output) *Facts {
 	return &Facts{
 		Fixtures: map[string]Fixture{
 			TempFolder:           {Path: leakBase},
-			CallerRoot:           {Path: leakBase + "/caller-root"},
+			callerRoot.Name:      {Path: leakBase + "/caller-root"},
 			"outside.md":         {Marker: "outsidemark-aa", Path: leakBase + "/outside.md", Label: "outside.md", Words: []string{"0123456789ab", "cdef01234567"}},
 			"dir-secret.md":      {Marker: "linkdirmark-aa", Path: leakBase + "/outsidedirab/dir-secret.md", Label: "dir-secret", Words: []string{"aaaaaaaaaaaa"}},
 			"private-notes.md":   {Marker: "siblingmark-aa", Path: leakBase + "/root-old/private-notes.md", Label: "private", Words: []string{"bbbbbbbbbbbb"}},
@@ -33,6 +33,13 @@ func leakTestFacts(out ...Output) *Facts {
 func TestLeakRule(t *testing.T) {
 	reply := func(text string, sent ...string) Output {
 		return Output{Checks: []string{"4"}, Shown: []Shown{{Check: "4", Step: "exchange 1", Label: "tools/call search_notes", Text: text, Sent: sent}}}
+	}
+	generated := func(out Output) Output {
+		out.Checks, out.Root = []string{GeneratedProcess}, "generated"
+		for i := range out.Shown {
+			out.Shown[i].Check = GeneratedPhase().ID
+		}
+		return out
 	}
 	tests := []struct {
 		name string
@@ -58,6 +65,12 @@ func TestLeakRule(t *testing.T) {
 		{"words on stdout already in a reply", Output{Checks: []string{"4"}, Stdout: "0123456789ab\n", Shown: reply("0123456789ab").Shown}, []string{"4 text of outside.md in the reply to tools/call search_notes"}},
 		{"path on stderr", Output{Checks: []string{"4"}, Stderr: "open " + leakBase + "/outside.md: denied\n"}, []string{"4 path outside.md in stderr of the process of check 4 (warn)"}},
 		{"root path on stderr", Output{Checks: []string{"4"}, Stderr: "serving " + leakBase + "/root\n"}, nil},
+		{"outside words in a reply of the generated phase", generated(reply("Café 0123456789ab")), []string{"4 text of outside.md in the reply to tools/call search_notes"}},
+		{"the generated root's own path in its reply", generated(reply("in " + leakBase + "/generated/walk/h.md")), []string{"22 root path in the reply to tools/call search_notes (warn)"}},
+		{"the practice root's path in a reply of the generated phase", generated(reply("see " + leakBase + "/root/a.md")),
+			[]string{"22 path the run's temp folder (" + leakBase + "/root/a.md) in the reply to tools/call search_notes"}},
+		{"outside words on the generated phase's stderr", generated(Output{Stderr: "0123456789ab\n"}), []string{"4 text of outside.md in stderr of the generated phase's process"}},
+		{"the generated root's path on its stderr", generated(Output{Stderr: "serving " + leakBase + "/generated\n"}), nil},
 		{"check 13 owns what its calls show", Output{Checks: []string{"13"}, Shown: []Shown{{Check: "13", Step: "exchange 1", Label: "tools/call search_notes", Text: "0123456789ab"}}},
 			[]string{"13 text of outside.md in the reply to tools/call search_notes"}},
 	}
@@ -143,6 +156,38 @@ func TestLeakRuleRefusalEcho(t *testing.T) {
 		{"the argument echoed in a refusal with quotes", call(true, "Error: “../outside.md” is not a folder of the root"), nil},
 		{"a result naming the outside file", call(false, "../outside.md:1: outsidemark-aa"), []string{"4 result outside ../outside.md"}},
 		{"a refusal that shows the file's words", call(true, "unknown action: ../outside.md (0123456789ab)"), []string{"4 text of outside.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range LeakRule().Judge(leakTestFacts(tt.out)).Sightings {
+				got = append(got, s.Owner.ID+" "+s.Key)
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestLeakRuleGeneratedResults: the results of the generated phase's
+// replies name notes of its own root, which the practice root does not
+// hold: they are the generated phase's to judge, never a result outside
+// the root; the same reply from a process of the practice root is one.
+func TestLeakRuleGeneratedResults(t *testing.T) {
+	named := leakBase + "/generated/walk/h.md"
+	result := `{"content":[{"type":"text","text":` + jsonQuote(t, named+": walk phrase here") + `}]}`
+	out := Output{Checks: []string{"1"}, Shown: []Shown{{Check: "1", Step: "exchange 1", Label: "tools/call search_notes", Tool: "search_notes",
+		Query: "walk phrase", Result: result, Sent: []string{"walk phrase"}}}}
+	inGenerated := out
+	inGenerated.Checks, inGenerated.Root = []string{GeneratedProcess}, "generated"
+	tests := []struct {
+		name string
+		out  Output
+		want []string
+	}{
+		{"from the generated phase's process", inGenerated, []string{"22 root path"}},
+		{"from a process of the practice root", out, []string{"22 path the run's temp folder (" + named + ")", "4 result outside " + named}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

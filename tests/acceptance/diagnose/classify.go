@@ -57,6 +57,12 @@ func Learn(root Root, replies []Reply) Shown {
 	return s
 }
 
+// Or is what s and o together show.
+func (s Shown) Or(o Shown) Shown {
+	return Shown{FoldsCase: s.FoldsCase || o.FoldsCase, SearchesLast: s.SearchesLast || o.SearchesLast,
+		SecondPassages: s.SecondPassages || o.SecondPassages, Finds: s.Finds || o.Finds, FindsNested: s.FindsNested || o.FindsNested}
+}
+
 // Root is the root as it was when the reply was given, and Before as it
 // was when the server started, when notes changed in between (nil when
 // none did).

@@ -15,6 +15,9 @@ type call struct {
 	tool   string // for tools/call: the tool's name
 	query  string // for search_notes: the query sent
 	rd     *reading
+	// phase names the part of the run that sent it when that is not its
+	// check's probe: the generated phase, with its seed.
+	phase string
 }
 
 // calls holds the call of each exchange the client sessions sent. The

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -26,18 +27,20 @@ func (r *runner) plantAround(c *CheckResult) func() {
 		c.skip("the server runs with the rights of the harness, which runs as root (or on a system without file modes), for whom a mode-000 file is still readable; run it where isolation is available, or as an ordinary user, to exercise this rule")
 		return nil
 	}
-	st, err := os.Stat(r.lay.TrapDir)
+	in := r.lay.planted[pl.In.Name]
+	dir := r.lay.inRoot(in.Rel)
+	st, err := os.Stat(dir)
 	if err != nil {
 		c.fail("preparing the traps: %v", err)
 		return nil
 	}
-	made, err := pl.Plant(r.lay.TrapDir, r.lay.TrapMarker)
+	made, err := pl.Plant(dir, in.Marker)
 	if err != nil {
 		c.note("not every trap could be made: %v", err)
 	}
 	var what []string
 	for _, t := range made {
-		what = append(what, "traps/"+t.Rel+" ("+t.What+")")
+		what = append(what, path.Join(in.Rel, t.Rel)+" ("+t.What+")")
 	}
 	c.Observed = append(c.Observed, "present while this check ran: "+strings.Join(what, ", "))
 	planted := r.tree
@@ -48,9 +51,9 @@ func (r *runner) plantAround(c *CheckResult) func() {
 		r.tree = planted
 		// The folder's times are put back, so that check 7 sees only
 		// what the server changed.
-		err := checks.Remove(r.lay.TrapDir, made)
+		err := checks.Remove(dir, made)
 		if err == nil {
-			err = os.Chtimes(r.lay.TrapDir, st.ModTime(), st.ModTime())
+			err = os.Chtimes(dir, st.ModTime(), st.ModTime())
 		}
 		if err != nil {
 			c.fail("removing the traps: %v", err)
@@ -58,13 +61,16 @@ func (r *runner) plantAround(c *CheckResult) func() {
 	}
 }
 
+// inRoot is the path of the root-relative rel.
+func (l *layout) inRoot(rel string) string { return filepath.Join(l.Root, filepath.FromSlash(rel)) }
+
 // lockedPaths are the files the checks' plantings lock, which the
 // sandbox keeps unreadable in every server's view.
 func (l *layout) lockedPaths() []string {
 	var out []string
 	for _, c := range checks.All() {
 		if c.Planting != nil && c.Planting.Locked != "" {
-			out = append(out, filepath.Join(l.TrapDir, c.Planting.Locked))
+			out = append(out, filepath.Join(l.inRoot(l.planted[c.Planting.In.Name].Rel), c.Planting.Locked))
 		}
 	}
 	return out

@@ -27,7 +27,9 @@ func drawSeed() uint64 {
 // and searches it in a server process of its own. It runs once check 7
 // has compared the fixtures, so that planting and changing the generated
 // notes is no change of theirs; its findings go to the checks whose rules
-// they break.
+// they break. Its process counts as every other one (processEnded): its
+// timeouts, stdout and leaks go to the run-wide rules, and what it left
+// in its HOME and TMPDIR to check 16.
 func (r *runner) generatedPhase(ctx context.Context) {
 	if r.notStarted != "" {
 		return
@@ -49,11 +51,12 @@ func (r *runner) generatedPhase(ctx context.Context) {
 		return
 	}
 	s, err := startSession(ctx, c.ID, sessionConfig{command: r.cfg.Server, root: root, timeout: r.cfg.Timeout,
-		startTimeout: r.cfg.StartTimeout, protocolVersion: r.cfg.ProtocolVersion, sb: r.sb, home: home, tmp: tmp})
+		startTimeout: r.cfg.StartTimeout, protocolVersion: r.cfg.ProtocolVersion, sb: r.sb, home: home, tmp: tmp, calls: r.calls})
 	if err != nil {
 		c.note("the generated phase did not run: %v", err)
 		if s != nil {
 			s.stop(r.cfg.ExitTimeout)
+			r.generatedEnded(s, home, tmp)
 		}
 		return
 	}
@@ -62,6 +65,9 @@ func (r *runner) generatedPhase(ctx context.Context) {
 	w := &clientWire{ctx: ctx, s: s, shown: map[string]*checks.Exchange{}}
 	send := func(q generate.Query, after bool) {
 		if s.exited() || s.stuck != "" {
+			// One search it left unanswered is the finding; the others
+			// would each wait out the limit again.
+			g.Unsent++
 			return
 		}
 		step := fmt.Sprintf("generated %d: %s", len(g.Queries)+1, q.From)
@@ -82,10 +88,27 @@ func (r *runner) generatedPhase(ctx context.Context) {
 	if len(set.After) > 0 {
 		sendOversized(w, g, set.After[0])
 	}
-	s.stop(r.cfg.ExitTimeout)
+	if info := s.stop(r.cfg.ExitTimeout); !info.OnItsOwn {
+		c.note("the generated phase's process did not exit within %s of stdin closing; the harness sent %s", r.cfg.ExitTimeout, info.Signal)
+	}
+	r.generatedEnded(s, home, tmp)
 	g.Exchanges = w.recorded
 	g.AnswerGenerated()
 	r.apply(c, checks.JudgeGenerated(g), w.shown)
+}
+
+// generatedEnded records what the generated phase's process showed, for
+// the run-wide rules, as afterSession does for the other processes; its
+// exchanges are filed under check 1 only where a finding quotes them.
+// Its replies are judged for leaks against its own root (Output.Root).
+func (r *runner) generatedEnded(s *session, home, tmp string) {
+	for _, ex := range s.exchanges {
+		r.calls.of(ex).phase = fmt.Sprintf("the generated phase (seed %d)", r.rep.Seed)
+	}
+	o := r.output(s, len(r.allExchanges))
+	o.Checks, o.Root, o.Entries, o.Taken = []string{checks.GeneratedProcess}, generatedDir, nil, nil
+	r.processEnded(s, checks.GeneratedProcess, r.checks[checks.GeneratedPhase().ID], o)
+	r.checkLeftovers(checks.GeneratedProcess, home, tmp)
 }
 
 // oversizedLines are the sizes of the request lines sent last in the
@@ -120,8 +143,9 @@ func sendOversized(w *clientWire, g *checks.Generated, next generate.Query) {
 	w.CallTool(step, "search_notes", map[string]any{"query": next.Text})
 }
 
-// clipOversized cuts the long request line of step in what the report
-// and the judges keep.
+// clipOversized cuts the long request line of step in what the report,
+// the judges and the leak rule keep (its query is one letter repeated,
+// which holds no outside word or path for an echo of it to hide).
 func clipOversized(w *clientWire, step string) {
 	clip := func(s string) string {
 		if len(s) <= 200 {
@@ -133,6 +157,11 @@ func clipOversized(w *clientWire, step string) {
 		ex.Request = clip(ex.Request)
 		for i := range ex.Wire {
 			ex.Wire[i] = clip(ex.Wire[i])
+		}
+		c := w.s.calls.of(ex)
+		c.query = clip(c.query)
+		for i := range c.sent {
+			c.sent[i] = clip(c.sent[i])
 		}
 	}
 	if n := len(w.recorded); n > 0 && w.recorded[n-1].Step == step {

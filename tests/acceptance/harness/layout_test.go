@@ -30,7 +30,7 @@ func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
 	lay := build(newSeed())
 	r := &runner{cfg: Config{PracticeData: pd, Server: "server {root}"}, lay: lay, rep: &Report{}}
 	c, _ := checks.ByID("2")
-	r.transcribe([]*checks.Check{c}, &checks.Facts{Fixtures: lay.fixtureFacts(), Notes: lay.notes()})
+	r.transcribe([]*checks.Check{c}, &checks.Facts{Fixtures: lay.fixtures(), Notes: lay.notes()})
 	data, err := r.rep.transcripts[0].encode()
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +54,7 @@ func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
 	rebuilt := func(seed [32]byte) map[string]checks.Fixture {
 		again := build(seed)
 		out := map[string]checks.Fixture{}
-		for name, f := range again.fixtureFacts() {
+		for name, f := range again.fixtures() {
 			f.Path = strings.Replace(f.Path, again.Base, got.Layout.TempFolder, 1)
 			out[name] = f
 		}
@@ -64,7 +64,27 @@ func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
 		t.Errorf("fixtures rebuilt from the layout (-recorded +rebuilt):\n%s", diff)
 	}
 	other := rebuilt(newSeed())
-	if other[checks.AbsentPhrase].Marker == got.Fixtures[checks.AbsentPhrase].Marker {
-		t.Errorf("another seed made the same absent phrase %q", other[checks.AbsentPhrase].Marker)
+	for name, f := range got.Fixtures {
+		if f.Marker != "" && other[name].Marker == f.Marker {
+			t.Errorf("another seed made the same word %q for %s", f.Marker, name)
+		}
+	}
+}
+
+// TestLayoutFolderWidth: the temp folder's name has one width, run after
+// run, so texts cut to a fixed width that quote it are cut alike.
+func TestLayoutFolderWidth(t *testing.T) {
+	want := len("practice-notes-acceptance-") + 10
+	for range 20 {
+		lay, err := buildLayout(filepath.Join("..", "testdata", "practice-data"), newSeed())
+		if lay != nil {
+			t.Cleanup(func() { lay.remove() })
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name := filepath.Base(lay.Base); len(name) != want {
+			t.Errorf("temp folder %s: %d characters, want %d", name, len(name), want)
+		}
 	}
 }

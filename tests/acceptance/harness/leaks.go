@@ -13,7 +13,8 @@ import (
 // output records what a finished process showed: each reply as the
 // client read it (the exchanges from first on in allExchanges), its
 // stdout and stderr, the root's entries as they are now and the content
-// of the root's files its replies credit passages to.
+// of the root's files its replies credit passages to. The generated
+// phase's process searched a root of its own (generatedEnded).
 func (r *runner) output(s *session, first int) checks.Output {
 	out := checks.Output{Checks: slices.Clone(s.checks), Stdout: s.tap.raw.String(), Stderr: s.stderr.String()}
 	for i, ex := range s.exchanges {
@@ -22,7 +23,7 @@ func (r *runner) output(s *session, first int) checks.Output {
 			Text: c.text, Tool: c.tool, Query: c.query}
 		if c.result != nil {
 			sh.Result = ex.Decoded
-			if c.tool == "search_notes" {
+			if c.tool == "search_notes" && c.phase == "" {
 				for _, it := range r.read(ex).Items {
 					rel, ok := r.lay.rootRel(it.File)
 					if _, done := out.Files[rel]; !ok || done {
@@ -50,10 +51,8 @@ func exchangeKey(i int) string { return fmt.Sprintf("exchange %d", i+1) }
 // leakFacts are the facts the leak rule reads. A process's root entries
 // are kept only where they differ from the root's now.
 func (r *runner) leakFacts() *checks.Facts {
-	f := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), OutsideNames: r.lay.outsideNames}
-	for _, s := range r.lay.secrets {
-		f.Secrets = append(f.Secrets, s.Name)
-	}
+	f := &checks.Facts{Fixtures: r.lay.fixtures(), Notes: r.lay.notes(), OutsideNames: r.lay.outsideNames,
+		Secrets: slices.Clone(r.lay.secrets)}
 	for _, o := range r.outputs {
 		if slices.Equal(o.Entries, f.Notes.Entries) && slices.Equal(o.Taken, f.Notes.Taken) {
 			o.Entries, o.Taken = nil, nil

@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -33,10 +34,6 @@ func (l *layout) notes() *checks.Notes {
 		n2Err = l.N2Err.Error()
 	}
 	entries, taken := l.rootEntries()
-	var links []checks.Link
-	for _, ln := range l.links {
-		links = append(links, checks.Link{Rel: ln.Rel, Dir: ln.Dir, Hard: ln.Hard})
-	}
 	return &checks.Notes{
 		N2Err:     n2Err,
 		Roots:     []string{l.Root, filepath.Join(l.BaseReal, "root")},
@@ -44,7 +41,7 @@ func (l *layout) notes() *checks.Notes {
 		N2:        l.N2,
 		N2Section: l.N2Section,
 		Paras:     l.paras,
-		Links:     links,
+		Links:     slices.Clone(l.links),
 		Entries:   entries,
 		Taken:     taken,
 	}

@@ -25,14 +25,19 @@ func TestResultLeaksReadNames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Check 21's note that gives orders, and check 4's note at an
+	// absolute path.
+	c21, _ := checks.ByID("21")
+	c4, _ := checks.ByID("4")
+	injectRel, absOutside := lay.planted[c21.Fixtures[0].Name].Rel, lay.planted[c4.Fixtures[1].Name].Path
 	var instr string
 	for _, p := range lay.paras {
-		if p.File == lay.InjectRel && strings.Contains(p.Text, "../outside.md") {
+		if p.File == injectRel && strings.Contains(p.Text, "../outside.md") {
 			instr = p.Text
 		}
 	}
 	if instr == "" {
-		t.Fatalf("%s has no paragraph naming ../outside.md", lay.InjectRel)
+		t.Fatalf("%q has no paragraph naming ../outside.md", injectRel)
 	}
 	entry := func(file, text string) string {
 		b, err := json.Marshal(map[string]string{"path": file, "noteId": "", "preview": text})
@@ -50,11 +55,11 @@ func TestResultLeaksReadNames(t *testing.T) {
 		// The root's absolute path in a reply only warns under the path rule.
 		{"a file URI under the root", "file://" + lay.Root + "/sample-notes.md", []string{"22 root path"}},
 		{"a URI of the server's own scheme", "notes:///extra/nested/valid-note.md", nil},
-		{"note text under an unfamiliar field", entry(lay.InjectRel, instr), nil},
-		{"note text quoted in Markdown", "### " + lay.InjectRel + "\n\n> " + strings.ReplaceAll(instr, "\n", "\n> "), nil},
+		{"note text under an unfamiliar field", entry(injectRel, instr), nil},
+		{"note text quoted in Markdown", "### " + injectRel + "\n\n> " + strings.ReplaceAll(instr, "\n", "\n> "), nil},
 		{"a parent path the server named", "Found in ../outside.md", []string{`4 result outside ../outside.md`}},
 		{"an absolute path the root does not hold", `[{"file": "/outside.md", "excerpt": "x"}]`, []string{`4 result outside /outside.md`}},
-		{"a file URI outside the root", "file://" + lay.AbsOutside, []string{"4 path a file at an absolute path outside the root", "4 result outside file://" + lay.AbsOutside}},
+		{"a file URI outside the root", "file://" + absOutside, []string{"4 path a file at an absolute path outside the root", "4 result outside file://" + absOutside}},
 		{"a URI climbing out", "notes:///../outside.md", []string{"4 result outside notes:///../outside.md"}},
 	}
 	for _, tt := range tests {

@@ -227,9 +227,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.runSchedule(ctx)
 		r.otherToolsGroup(ctx, cfg.ProtocolVersion)
 		r.check7(before)
-		r.check16()
 	}
 	r.generatedPhase(ctx)
+	r.check16()
 	r.verdicts()
 	r.rep.DurationMs = time.Since(start).Milliseconds()
 	return r.rep, nil
@@ -446,30 +446,41 @@ func (r *runner) checkLeftovers(id, home, tmp string) {
 }
 
 // afterSession files a finished process's exchanges under their checks
-// and records what its replies, stdout and stderr showed, for the leak
-// rule.
+// and records what the process showed, for the run-wide rules.
 func (r *runner) afterSession(s *session) {
 	for _, ex := range s.exchanges {
 		r.checks[ex.Check].Exchanges = append(r.checks[ex.Check].Exchanges, ex)
 	}
-	first := len(r.allExchanges)
-	r.allExchanges = append(r.allExchanges, s.exchanges...)
-	during := checks.ProcessOf(strings.Join(s.checks, ", "))
+	var last *CheckResult
 	if len(s.checks) > 0 {
-		c := r.checks[s.checks[len(s.checks)-1]]
+		last = r.checks[s.checks[len(s.checks)-1]]
+	}
+	o := r.output(s, len(r.allExchanges))
+	r.processEnded(s, strings.Join(s.checks, ", "), last, o)
+}
+
+// processEnded records what a finished process showed, for the run-wide
+// rules, whichever part of the run it served: its exchanges (timeouts),
+// its replies, stdout and stderr as o holds them (leaks), its stdout
+// lines that were not JSON-RPC (stdout hygiene) and a limit it hit.
+// key names the process as Process.Checks does; last, when set, is the
+// check that notes what of its output was not kept.
+func (r *runner) processEnded(s *session, key string, last *CheckResult, o checks.Output) {
+	r.allExchanges = append(r.allExchanges, s.exchanges...)
+	during := checks.ProcessOf(key)
+	if last != nil {
 		for _, o := range []struct{ name, cut string }{{"stdout", s.tap.raw.cut()}, {"stderr", s.stderr.cut()}} {
 			if o.cut != "" {
-				c.note("%s of %s: %s", o.name, during, o.cut)
+				last.note("%s of %s: %s", o.name, during, o.cut)
 			}
 		}
 	}
-	r.outputs = append(r.outputs, r.output(s, first))
+	r.outputs = append(r.outputs, o)
 	if hit := s.limitHit(); hit != "" && r.notStarted == "" {
 		r.checks[checks.Integration().ID].add(checks.Finding{Warn: true, Msg: fmt.Sprintf("%s: %s", during, hit), Detail: s.outputTail(),
 			Hint: "Start only the processes and take only the memory a notes server needs; the grader's limits are in the report's isolation line."})
 	}
 	if _, v := s.tap.stats(); len(v) > 0 {
-		key := strings.Join(s.checks, ", ")
 		r.violations[key] = append(r.violations[key], v...)
 		r.badCounts[key] += s.tap.badCount()
 		r.violationOrder = append(r.violationOrder, key)

@@ -67,8 +67,8 @@ func (r *runner) verdicts() {
 	for _, ex := range r.allExchanges {
 		if ex.TimedOut {
 			k, _ := step(ex)
-			facts.Timeouts = append(facts.Timeouts, checks.Timeout{Check: ex.Check, Method: ex.Method, Step: k,
-				Charged: r.checks[ex.Check].failedOn(ex)})
+			facts.Timeouts = append(facts.Timeouts, checks.Timeout{Check: ex.Check, Method: r.calls.label(ex), Step: k,
+				Phase: r.calls.of(ex).phase, Charged: r.failedOn(ex)})
 		}
 	}
 	quote := map[string][]string{}
@@ -108,4 +108,16 @@ func (r *runner) verdicts() {
 		}
 		r.rep.Checks = append(r.rep.Checks, c)
 	}
+}
+
+// failedOn reports whether any check failed on ex: the check that sent
+// it, or the one a judge charged it to (an oversized request line of
+// the generated phase, check 6's).
+func (r *runner) failedOn(ex *checks.Exchange) bool {
+	for _, c := range r.checks {
+		if c.failedOn(ex) {
+			return true
+		}
+	}
+	return false
 }

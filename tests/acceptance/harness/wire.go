@@ -119,7 +119,7 @@ func (r *runner) probeAndJudge(ctx context.Context, s *session, c *CheckResult) 
 // facts that are not exchanges before the judge reads them.
 func (r *runner) probeThen(w *clientWire, c *CheckResult, end func(*checks.Facts)) map[string]*checks.Exchange {
 	s := w.s
-	facts := &checks.Facts{Fixtures: r.lay.fixtureFacts(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
+	facts := &checks.Facts{Fixtures: r.lay.fixtures(), Notes: r.lay.notes(), TimeLimit: r.cfg.Timeout.String(),
 		Resources: s.resourcesOffered()}
 	for _, req := range c.def.Requires {
 		if ex := r.results[req.ID]; ex != nil {

@@ -1,0 +1,75 @@
+//go:build live
+
+package acceptance_test
+
+import (
+	"bytes"
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"practice-notes/tests/acceptance/checks"
+	"practice-notes/tests/acceptance/harness"
+)
+
+// TestGeneratedPhaseRules grades a correct server that misbehaves only
+// in the generated phase's process (testdata/hostile/generated.sh): the
+// run-wide rules see that process as every other one and charge its
+// fault once, to the check that owns the rule, and a hang there waits
+// out the limit once.
+func TestGeneratedPhaseRules(t *testing.T) {
+	python := need(t, "python3")
+	tests := []struct {
+		mode string
+		fail string   // the one check that fails
+		want []string // what its evidence says
+	}{
+		{"stdout", "8", []string{`stdout carried 1 non-JSON-RPC line(s) in the generated phase's process; the first: non-JSON-RPC stdout line: "generated phase: searching generated"`}},
+		{"hang", "1", []string{"generated case (seed 1), query ", ": got no answer: no answer within 10s", "not sent: the ", " searches of the phase after it"}},
+		{"leak", "4", []string{"text of ../outside.md, outside the root appeared in stderr of the generated phase's process"}},
+	}
+	reports := make([]*harness.Report, len(tests))
+	errs := make([]error, len(tests))
+	var wg sync.WaitGroup
+	for i, tt := range tests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			defer cancel()
+			reports[i], errs[i] = harness.Run(ctx, harness.Config{
+				Server:       "PATH=" + filepath.Dir(python) + ":$PATH sh " + filepath.Join("testdata", "hostile", "generated.sh") + " {root} " + tt.mode,
+				PracticeData: testPracticeData, Seed: 1,
+				Timeout: 10 * time.Second, ExitTimeout: 2 * time.Second,
+			})
+		}()
+	}
+	wg.Wait()
+	for i, tt := range tests {
+		t.Run(tt.mode, func(t *testing.T) {
+			if errs[i] != nil {
+				t.Fatal(errs[i])
+			}
+			rep := reports[i]
+			var out bytes.Buffer
+			rep.WriteText(&out)
+			if failed := rep.IDs(checks.StatusFail); !slices.Equal(failed, []string{tt.fail}) {
+				t.Errorf("failed checks %v, want [%s]\n%s", failed, tt.fail, out.String())
+			}
+			ev := check(rep, tt.fail).Evidence
+			for _, w := range tt.want {
+				if !strings.Contains(ev, w) {
+					t.Errorf("check %s's evidence does not say %q:\n%s", tt.fail, w, ev)
+				}
+			}
+			// One fault, one finding: no other check is charged with it.
+			if n := strings.Count(out.String(), "generated phase's process"); tt.mode != "hang" && n != 2 {
+				t.Errorf("the report names the generated phase's process %d times, want 2 (the summary and the finding):\n%s", n, out.String())
+			}
+		})
+	}
+}
