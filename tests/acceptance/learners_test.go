@@ -28,14 +28,21 @@ type learner struct {
 // an unknown tool with isError and a bad line with nothing; the Go SDK
 // ends the session on a line that is not JSON).
 type family struct {
-	lang   string // python, go, node, npx
+	// python, go, node or npx (the official TypeScript SDK's servers,
+	// from the installed copy of testdata/node-server), or js (a
+	// Node.js script under testdata with no dependencies)
+	lang   string
 	path   string // the script, or the folder for go run
+	root   string // how the command names the root; empty: -root {root} for go, else --root {root}
 	quirks []string
 }
 
 var families = map[string]family{
 	"python":     {lang: "python", path: "learners/python/server.py"},
 	"pyclass":    {lang: "python", path: "learners/pyclass/server.py"},
+	"pyarray":    {lang: "python", path: "learners/pyarray/server.py", root: "{root}"},
+	"pyquote":    {lang: "python", path: "learners/pyquote/server.py", root: "--notes-dir {root}"},
+	"noderaw":    {lang: "js", path: "learners/noderaw/server.js", root: "--vault {root}"},
 	"go":         {lang: "go", path: "learners/go", quirks: []string{"8.5"}},
 	"gotyped":    {lang: "go", path: "learners/gotyped", quirks: []string{"8.5"}},
 	"mcpgo":      {lang: "go", path: "learners/mcpgo"},
@@ -67,6 +74,13 @@ var learners = []learner{
 	{name: "node registerTool and zod, plain text", family: "node-text"},
 	{name: "node structuredContent of its own shape", family: "node-typed"},
 	{name: "npx -c node", family: "npx", args: "--chatty"},
+	// Modelled on public notes servers' replies: a top-level JSON array
+	// naming notes with a leading slash, Markdown block quotes, one JSON
+	// object per passage (also echoing the query in typographic quotes).
+	{name: "python JSON array, root as an argument", family: "pyarray"},
+	{name: "python Markdown block quotes", family: "pyquote"},
+	{name: "node without SDK, one JSON block per passage", family: "noderaw"},
+	{name: "node without SDK, echoes the query", family: "noderaw", args: "--echo"},
 
 	// One defect each, caught by the checks whose rules it breaks. Where a
 	// defect trips the server on a trap, its error message names the

@@ -37,8 +37,9 @@ type generatedServer struct {
 }
 
 // TestGeneratedMutants grades each mistake that only the generated phase
-// exercises, written into a correct learner as one --defect, and the
-// correct learners they come from, on the same consecutive seeds.
+// exercises, written into a correct learner as one --defect, on
+// consecutive seeds; TestCorrectServersOnSeeds grades the correct
+// learners they come from on the same seeds.
 func TestGeneratedMutants(t *testing.T) {
 	python, goBin, node := need(t, "python3"), need(t, "go"), need(t, "node")
 	wd, err := os.Getwd()
@@ -80,10 +81,6 @@ func TestGeneratedMutants(t *testing.T) {
 	}
 	goQuirks := []string{"8.5"}
 	servers := []generatedServer{
-		{name: "python", command: py("")},
-		{name: "go", command: gobin("go", ""), quirks: goQuirks},
-		{name: "mcpgo", command: gobin("mcpgo", "")},
-		{name: "noderaw", command: noderaw("")},
 		{name: "python trim-right", command: py("--defect trim-right"), owner: "1", mistake: diagnose.TrailingSpace, fail: ids("1")},
 		{name: "python no-flush", command: py("--defect no-flush"), owner: "1", mistake: diagnose.LastParagraph, fail: ids("1"), warn: ids("10")},
 		{name: "python first-passage", command: py("--defect first-passage"), owner: "1", mistake: diagnose.LaterPassages, fail: ids("1"), warn: ids("10")},

@@ -22,17 +22,10 @@ import (
 
 // TestLearnerServers grades learner servers in Python (standard library),
 // Go (official SDK, started with `go run .`) and Node.js (official
-// TypeScript SDK, also through npx): the correct ones must pass, each
+// TypeScript SDK, also through npx, and none): the correct ones must pass, each
 // defective one must fail or warn on the check its defect belongs to. The
 // runs are independent, so they run several at a time.
 func TestLearnerServers(t *testing.T) {
-	python, goBin := need(t, "python3"), need(t, "go")
-	node, nodeDeps := nodeDemo(t)
-	npx := need(t, "npx")
-	wd, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
 	home, _ := os.UserHomeDir()
 
 	type outcome struct {
@@ -43,22 +36,7 @@ func TestLearnerServers(t *testing.T) {
 	sem := make(chan struct{}, 4)
 	var wg sync.WaitGroup
 	for i, l := range learners {
-		var server string
-		fam := families[l.family]
-		path := filepath.Join(wd, "testdata", filepath.FromSlash(fam.path))
-		switch fam.lang {
-		case "python":
-			server = python + " " + path + " --root {root} " + l.args
-		case "go":
-			goPrepare(t, goBin, path)
-			server = "cd " + path + " && " + goBin + " run . -root {root} " + l.args
-		case "node", "npx":
-			script := node + " " + filepath.Join(nodeDeps, fam.path) + " --root {root} " + l.args
-			server = script
-			if fam.lang == "npx" {
-				server = npx + " --prefix " + nodeDeps + " -c '" + script + "'"
-			}
-		}
+		server := learnerServer(t, l)
 		cfg := harness.Config{
 			Server:       server,
 			PracticeData: testPracticeData,
@@ -113,6 +91,45 @@ func TestLearnerServers(t *testing.T) {
 			}
 		})
 	}
+}
+
+// learnerServer returns the command line that starts l, as an instructor
+// would start it; runtimes missing from PATH fail the test.
+func learnerServer(t *testing.T, l learner) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	fam := families[l.family]
+	path := filepath.Join(wd, "testdata", filepath.FromSlash(fam.path))
+	root := fam.root
+	if root == "" {
+		root = "--root {root}"
+		if fam.lang == "go" {
+			root = "-root {root}"
+		}
+	}
+	args := root + " " + l.args
+	switch fam.lang {
+	case "python":
+		return need(t, "python3") + " " + path + " " + args
+	case "go":
+		goBin := need(t, "go")
+		goPrepare(t, goBin, path)
+		return "cd " + path + " && " + goBin + " run . " + args
+	case "js":
+		return need(t, "node") + " " + path + " " + args
+	case "node", "npx":
+		node, nodeDeps := nodeDemo(t)
+		script := node + " " + filepath.Join(nodeDeps, fam.path) + " " + args
+		if fam.lang == "npx" {
+			return need(t, "npx") + " --prefix " + nodeDeps + " -c '" + script + "'"
+		}
+		return script
+	}
+	t.Fatalf("learner %q: family %q has no language the matrix starts", l.name, l.family)
+	return ""
 }
 
 // TestServerChildrenAreKilled starts servers that leave a background
