@@ -258,47 +258,54 @@ func writePage(w io.Writer, results []*Result) error {
 				}
 			}
 		}
-		ref := func(id string) pageCheckRef {
-			r := pageCheckRef{ID: htmlText(id)}
-			if shown[id] {
-				r.Href = checkAnchor(anchor, id)
-			}
-			return r
-		}
-		for _, c := range r.Record.Contradictions {
-			pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote), Evidence: htmlText(c.Evidence), NoStart: ns != nil}
-			if c.Check != "" {
-				cr := ref(c.Check)
-				pc.Check = &cr
-			}
-			for _, id := range c.See {
-				pc.See = append(pc.See, ref(id))
-			}
-			lv.Contradictions = append(lv.Contradictions, pc)
-		}
-		for _, q := range r.Record.Unread {
-			lv.Unread = append(lv.Unread, pageQuote{Line: q.Line, Quote: htmlText(q.Quote), Why: htmlText(q.Why)})
-		}
-		for _, q := range r.Record.OwnTests {
-			lv.OwnTests = append(lv.OwnTests, pageQuote{Line: q.Line, Quote: htmlText(q.Quote)})
-		}
-		for _, n := range r.Record.Notes {
-			lv.Notes = append(lv.Notes, htmlText(n))
-		}
-		if r.Record.Generated {
-			lv.Regenerate = htmlText(strings.Join(harnessCommands(r, "--learner-record"), "\n"))
-		}
-		for _, p := range r.Record.Problems {
-			s := p.Field + ": " + p.Why
-			if p.Line > 0 {
-				s = fmt.Sprintf("%s (line %d): %s", p.Field, p.Line, p.Why)
-			}
-			lv.Problems = append(lv.Problems, htmlText(s))
-		}
+		addRecord(&lv, r, anchor, shown, ns != nil)
 		v.Rows = append(v.Rows, row)
 		v.Learners = append(v.Learners, lv)
 	}
 	return pageTemplate.Execute(w, v)
+}
+
+// addRecord adds what the learner's completion record shows to lv: its
+// contradictions (linking the checks shown above), unread lines, own
+// tests, notes, problems and how to regenerate it.
+func addRecord(lv *pageLearner, r *Result, anchor string, shown map[string]bool, noStart bool) {
+	ref := func(id string) pageCheckRef {
+		r := pageCheckRef{ID: htmlText(id)}
+		if shown[id] {
+			r.Href = checkAnchor(anchor, id)
+		}
+		return r
+	}
+	for _, c := range r.Record.Contradictions {
+		pc := pageContradiction{Line: c.Line, Claim: htmlText(c.Claim), Quote: htmlText(c.Quote), Evidence: htmlText(c.Evidence), NoStart: noStart}
+		if c.Check != "" {
+			cr := ref(c.Check)
+			pc.Check = &cr
+		}
+		for _, id := range c.See {
+			pc.See = append(pc.See, ref(id))
+		}
+		lv.Contradictions = append(lv.Contradictions, pc)
+	}
+	for _, q := range r.Record.Unread {
+		lv.Unread = append(lv.Unread, pageQuote{Line: q.Line, Quote: htmlText(q.Quote), Why: htmlText(q.Why)})
+	}
+	for _, q := range r.Record.OwnTests {
+		lv.OwnTests = append(lv.OwnTests, pageQuote{Line: q.Line, Quote: htmlText(q.Quote)})
+	}
+	for _, n := range r.Record.Notes {
+		lv.Notes = append(lv.Notes, htmlText(n))
+	}
+	if r.Record.Generated {
+		lv.Regenerate = htmlText(strings.Join(harnessCommands(r, "--learner-record"), "\n"))
+	}
+	for _, p := range r.Record.Problems {
+		s := p.Field + ": " + p.Why
+		if p.Line > 0 {
+			s = fmt.Sprintf("%s (line %d): %s", p.Field, p.Line, p.Why)
+		}
+		lv.Problems = append(lv.Problems, htmlText(s))
+	}
 }
 
 func noStartView(ns *noStart) *pageNoStart {

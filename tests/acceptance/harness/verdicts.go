@@ -59,18 +59,7 @@ func (r *runner) verdicts() {
 	}
 
 	// The run-wide rules judged from recorded facts.
-	facts := &checks.Facts{TimeLimit: r.cfg.Timeout.String()}
-	for _, key := range r.violationOrder {
-		v := r.violations[key]
-		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: max(r.badCounts[key], len(v))})
-	}
-	for _, ex := range r.allExchanges {
-		if ex.TimedOut {
-			k, _ := step(ex)
-			facts.Timeouts = append(facts.Timeouts, checks.Timeout{Check: ex.Check, Method: r.calls.label(ex), Step: k,
-				Phase: r.calls.of(ex).phase, Charged: r.failedOn(ex)})
-		}
-	}
+	facts := r.runFacts(step)
 	quote := map[string][]string{}
 	for ex, k := range keys {
 		quote[k] = evidenceLines(ex)
@@ -91,7 +80,31 @@ func (r *runner) verdicts() {
 		}
 	}
 
-	for _, res := range checks.Assemble(checks.All(), found) {
+	r.take(checks.Assemble(checks.All(), found))
+}
+
+// runFacts gathers what the run-wide timeout and stdout rules judge:
+// every process's stray stdout lines and every request that timed out,
+// named by step.
+func (r *runner) runFacts(step func(*checks.Exchange) (string, []string)) *checks.Facts {
+	facts := &checks.Facts{TimeLimit: r.cfg.Timeout.String()}
+	for _, key := range r.violationOrder {
+		v := r.violations[key]
+		facts.Processes = append(facts.Processes, checks.Process{Checks: key, BadLines: v, BadCount: max(r.badCounts[key], len(v))})
+	}
+	for _, ex := range r.allExchanges {
+		if ex.TimedOut {
+			k, _ := step(ex)
+			facts.Timeouts = append(facts.Timeouts, checks.Timeout{Check: ex.Check, Method: r.calls.label(ex), Step: k,
+				Phase: r.calls.of(ex).phase, Charged: r.failedOn(ex)})
+		}
+	}
+	return facts
+}
+
+// take copies the assembled results into the report and counts them.
+func (r *runner) take(results []checks.Result) {
+	for _, res := range results {
 		c := r.checks[res.Check.ID]
 		c.Status, c.Evidence, c.Hint = res.Status, res.Evidence, res.Hint
 		c.Summary, c.Notes, c.SkipReason = res.Summary, res.Notes, res.SkipReason

@@ -224,6 +224,51 @@ func New(ctx context.Context, c Config) (*Sandbox, error) {
 		_ = os.MkdirAll(p, 0o755)
 		return p
 	}
+	home := sb.setEnv(ctx, cache)
+	// Without isolation the server has the grader's rights anyway, and
+	// can write the grader's build cache whatever GOCACHE says: it gets
+	// that cache, so that `go run` stays fast.
+	ownCache := "GOCACHE=" + sb.goCache
+	if sb.goCache == "" {
+		ownCache = "GOCACHE=" + cache("gobuild")
+	}
+	if cg, err := newRunCgroup(limits); err == nil {
+		sb.cg = cg
+	} else {
+		sb.cgWhy = err.Error()
+	}
+	if mode == "off" {
+		sb.isolation = "process group only: isolation was turned off (--isolation off); the server ran with the grader's rights, network and file system, in a minimal environment with HOME and TMPDIR pointed at fresh folders; " + sb.limitsSentence()
+		sb.env = append(sb.env, ownCache)
+		return sb, nil
+	}
+	if os.Geteuid() == 0 {
+		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
+	}
+	sb.home, sb.dir = home, c.Dir
+	if err := sb.reachableSelf(); err != nil {
+		return nil, err
+	}
+	sb.isolated, sb.isolation = probeIsolation(ctx, sb)
+	if !sb.isolated {
+		sb.uid, sb.gid = -1, -1
+		sb.env = append(sb.env, ownCache)
+		return sb, nil
+	}
+	// The fixtures are the server's to write, as they would be for the
+	// grader's own uid: a write is then seen by check 7 instead of failing
+	// unseen. (The traps of checks 20 and 22 are made later, and stay the
+	// grader's.)
+	if err := sb.own(base); err != nil {
+		return nil, err
+	}
+	return sb, nil
+}
+
+// setEnv sets the environment every server process starts with: only the
+// variables keep allows, Go's caches and settings, and each runtime's
+// cache in the run's folders. It returns the grader's home folder.
+func (sb *Sandbox) setEnv(ctx context.Context, cache func(string) string) string {
 	var env []string
 	for _, kv := range os.Environ() {
 		if k, _, _ := strings.Cut(kv, "="); keep(k) {
@@ -268,44 +313,7 @@ func New(ctx context.Context, c Config) (*Sandbox, error) {
 		}
 	}
 	sb.env = env
-	// Without isolation the server has the grader's rights anyway, and
-	// can write the grader's build cache whatever GOCACHE says: it gets
-	// that cache, so that `go run` stays fast.
-	ownCache := "GOCACHE=" + sb.goCache
-	if sb.goCache == "" {
-		ownCache = "GOCACHE=" + cache("gobuild")
-	}
-	if cg, err := newRunCgroup(limits); err == nil {
-		sb.cg = cg
-	} else {
-		sb.cgWhy = err.Error()
-	}
-	if mode == "off" {
-		sb.isolation = "process group only: isolation was turned off (--isolation off); the server ran with the grader's rights, network and file system, in a minimal environment with HOME and TMPDIR pointed at fresh folders; " + sb.limitsSentence()
-		sb.env = append(sb.env, ownCache)
-		return sb, nil
-	}
-	if os.Geteuid() == 0 {
-		sb.uid, sb.gid = slotUIDBase+slot, slotUIDBase+slot
-	}
-	sb.home, sb.dir = home, c.Dir
-	if err := sb.reachableSelf(); err != nil {
-		return nil, err
-	}
-	sb.isolated, sb.isolation = probeIsolation(ctx, sb)
-	if !sb.isolated {
-		sb.uid, sb.gid = -1, -1
-		sb.env = append(sb.env, ownCache)
-		return sb, nil
-	}
-	// The fixtures are the server's to write, as they would be for the
-	// grader's own uid: a write is then seen by check 7 instead of failing
-	// unseen. (The traps of checks 20 and 22 are made later, and stay the
-	// grader's.)
-	if err := sb.own(base); err != nil {
-		return nil, err
-	}
-	return sb, nil
+	return home
 }
 
 // GiveFixtures gives a folder of fixtures planted after New to the
