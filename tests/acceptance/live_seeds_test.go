@@ -49,7 +49,7 @@ func TestCorrectServersOnSeeds(t *testing.T) {
 				defer cancel()
 				cfg := s.config
 				cfg.PracticeData, cfg.Seed, cfg.GeneratedOnly = testPracticeData, uint64(n+1), n > 0
-				cfg.Timeout, cfg.ExitTimeout = 10*time.Second, 2*time.Second
+				cfg.Timeout, cfg.ExitTimeout = seededCallLimit, 2*time.Second
 				reports[i][n], errs[i][n] = harness.Run(ctx, cfg)
 			}()
 		}
