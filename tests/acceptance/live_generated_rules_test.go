@@ -6,7 +6,9 @@ import (
 	"bytes"
 	"context"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -29,7 +31,11 @@ func TestGeneratedPhaseRules(t *testing.T) {
 		want []string // what its evidence says
 	}{
 		{"stdout", "8", []string{`stdout carried 1 non-JSON-RPC line(s) in the generated phase's process; the first: non-JSON-RPC stdout line: "generated phase: searching generated"`}},
-		{"hang", "1", []string{"generated case (seed 1), query ", ": got no answer: no answer within 10s", "not sent: the ", " searches of the phase after it"}},
+		{"hang", "1", []string{"generated case (seed 1), query ", ": got no answer: no answer within 10s", "not sent: the ", " searches of the phase after it",
+			"; meanwhile the server used 0 ms of CPU, asleep at the limit"}},
+		// Busy for the whole limit: most of 10 s of CPU, even on a loaded
+		// machine more than one second.
+		{"spin", "1", []string{": got no answer: no answer within 10s", "; meanwhile the server used ", " ms of CPU, running at the limit"}},
 		{"leak", "4", []string{"text of ../outside.md, outside the root appeared in stderr of the generated phase's process"}},
 	}
 	reports := make([]*harness.Report, len(tests))
@@ -66,8 +72,15 @@ func TestGeneratedPhaseRules(t *testing.T) {
 					t.Errorf("check %s's evidence does not say %q:\n%s", tt.fail, w, ev)
 				}
 			}
+			if tt.mode == "spin" {
+				if m := regexp.MustCompile(`used (\d+) ms of CPU`).FindStringSubmatch(ev); m == nil {
+					t.Errorf("no CPU time in the evidence:\n%s", ev)
+				} else if ms, _ := strconv.Atoi(m[1]); ms < 1000 {
+					t.Errorf("a server busy through the limit used %d ms of CPU, want over 1000", ms)
+				}
+			}
 			// One fault, one finding: no other check is charged with it.
-			if n := strings.Count(out.String(), "generated phase's process"); tt.mode != "hang" && n != 2 {
+			if n := strings.Count(out.String(), "generated phase's process"); tt.mode != "hang" && tt.mode != "spin" && n != 2 {
 				t.Errorf("the report names the generated phase's process %d times, want 2 (the summary and the finding):\n%s", n, out.String())
 			}
 		})

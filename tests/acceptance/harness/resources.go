@@ -2,7 +2,6 @@ package harness
 
 import (
 	"context"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -45,7 +44,7 @@ func (s *session) listResourcePages(ctx context.Context) []*checks.Exchange {
 func (s *session) listResourcePage(ctx context.Context, ex *checks.Exchange, cursor string) (*mcp.ListResourcesResult, error) {
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0, mark := time.Now(), s.wire.mark()
+	t0, mark := s.begin()
 	res, err := s.cs.ListResources(cctx, &mcp.ListResourcesParams{Cursor: cursor})
 	if err == nil {
 		ex.Decoded = marshal(map[string]any{"resources": res.Resources})
@@ -64,7 +63,7 @@ func (s *session) listTemplates(ctx context.Context) *checks.Exchange {
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0, mark := time.Now(), s.wire.mark()
+	t0, mark := s.begin()
 	var list []*mcp.ResourceTemplate
 	var err error
 	for t, e := range s.cs.ResourceTemplates(cctx, nil) {

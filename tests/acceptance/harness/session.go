@@ -324,9 +324,13 @@ type session struct {
 	tools []pathTool // read-only path tools, once asked
 	// sb is the run's sandbox, cgAt its cgroup's counters when this
 	// process started.
-	sb      *sandbox.Sandbox
-	cgAt    sandbox.Counts
-	stderr  *capBuffer
+	sb     *sandbox.Sandbox
+	cgAt   sandbox.Counts
+	stderr *capBuffer
+	// cpuAt is the CPU time the server's processes had used when the
+	// current call was sent; cpuOK says it could be read.
+	cpuAt   time.Duration
+	cpuOK   bool
 	errDone chan struct{} // closed when stderr has been read to its end
 	timeout time.Duration
 
@@ -643,6 +647,9 @@ func (s *session) record(ex *checks.Exchange, t0 time.Time, mark int, ctx contex
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			ex.TimedOut = true
 			ex.Error = fmt.Sprintf("no answer within %s (%v)", s.timeout, err)
+			if w := s.waited(); w != "" {
+				ex.Error += "; " + w
+			}
 			if s.stuck == "" {
 				s.stuck = fmt.Sprintf("%s %s", ex.Method, visible.Clip(ex.Request, 100))
 			}
@@ -650,6 +657,36 @@ func (s *session) record(ex *checks.Exchange, t0 time.Time, mark int, ctx contex
 		s.calls.of(ex).text = ex.Error
 	}
 	s.exchanges = append(s.exchanges, ex)
+}
+
+// begin marks the start of a call: the time, the wire's place, and the
+// CPU time the server's processes had used (for waited).
+func (s *session) begin() (time.Time, int) {
+	s.cpuAt, s.cpuOK = 0, false
+	if s.cmd != nil && s.cmd.Process != nil {
+		s.cpuAt, _, s.cpuOK = sandbox.TreeUsage(s.cmd.Process.Pid)
+	}
+	return time.Now(), s.wire.mark()
+}
+
+// waited says what the server's processes did while a call waited out
+// the limit, where the system tells: the CPU time they used and whether
+// one was running ("asleep" when none was), so that a server busy with the call is told apart
+// from one waiting for something (a FIFO, a lock, a request it never
+// read). "" when it cannot be read.
+func (s *session) waited() string {
+	if !s.cpuOK {
+		return ""
+	}
+	cpu, running, ok := sandbox.TreeUsage(s.cmd.Process.Pid)
+	if !ok {
+		return ""
+	}
+	state := "asleep"
+	if running {
+		state = "running"
+	}
+	return fmt.Sprintf("meanwhile the server used %d ms of CPU, %s at the limit", max(cpu-s.cpuAt, 0).Milliseconds(), state)
 }
 
 // skipStuck records ex as not sent when the session is stuck.
@@ -696,7 +733,7 @@ func (s *session) callTool(ctx context.Context, name string, args map[string]any
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0, mark := time.Now(), s.wire.mark()
+	t0, mark := s.begin()
 	res, err := s.cs.CallTool(cctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err == nil {
 		c.result = res
@@ -744,7 +781,7 @@ func (s *session) listTools(ctx context.Context) ([]*mcp.Tool, *checks.Exchange)
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0, mark := time.Now(), s.wire.mark()
+	t0, mark := s.begin()
 	var tools []*mcp.Tool
 	var err error
 	for t, e := range s.cs.Tools(cctx, nil) {
@@ -782,7 +819,7 @@ func (s *session) readResource(ctx context.Context, uri string, extraSent ...str
 	}
 	cctx, cancel := context.WithTimeout(ctx, s.timeout)
 	defer cancel()
-	t0, mark := time.Now(), s.wire.mark()
+	t0, mark := s.begin()
 	res, err := s.cs.ReadResource(cctx, &mcp.ReadResourceParams{URI: uri})
 	if err == nil {
 		ex.Decoded = marshal(res)

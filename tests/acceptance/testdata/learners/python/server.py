@@ -3,7 +3,7 @@
 library only, JSON-RPC over stdio by hand, text results only, protocol
 revision 2024-11-05 only.
 
-    python3 server.py --root DIR [--style text|pretty|blocks] [--delay SECONDS]
+    python3 server.py --root DIR [--style text|pretty|blocks] [--delay SECONDS] [--spin SECONDS]
                       [--defect NAME]
 
 The acceptance harness's own tests grade it. Without --defect it is a
@@ -59,6 +59,7 @@ ap = argparse.ArgumentParser()
 ap.add_argument("--root", default=os.environ.get("PRACTICE_NOTES_ROOT"))
 ap.add_argument("--style", default="text", choices=["text", "pretty", "blocks"])
 ap.add_argument("--delay", type=float, default=0.0)
+ap.add_argument("--spin", type=float, default=0.0)  # as --delay, but busy
 ap.add_argument("--defect", default="", choices=[""] + sorted(DEFECTS))
 args = ap.parse_args()
 if not args.root:
@@ -320,6 +321,9 @@ def handle(msg):
     if method == "tools/call":
         if args.delay:
             time.sleep(args.delay)
+        end = time.monotonic() + args.spin
+        while time.monotonic() < end:
+            pass
         name = params.get("name")
         if name == "search_notes":
             return search_tool(params.get("arguments"))
