@@ -131,7 +131,7 @@ func TestStageSetsTheLimits(t *testing.T) {
 func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 	base := t.TempDir()
 	lim := DefaultLimits()
-	lim.Memory, lim.Processes = 128<<20, 40
+	lim.Memory, lim.Processes = 192<<20, 40
 	sb, err := New(context.Background(), Config{Base: base, Isolation: "auto", Limits: lim})
 	if err != nil {
 		t.Fatal(err)
@@ -143,16 +143,18 @@ func TestRunCgroupBoundsTheRunsProcesses(t *testing.T) {
 	if !strings.Contains(sb.isolation, "cgroup (v") {
 		t.Errorf("the isolation sentence does not name the cgroup: %s", sb.isolation)
 	}
-	take := testProgramLine(t, base, "take 100")
+	// 128 MiB alone, with the test binary's own (larger under -race), stays
+	// well under 192 MiB; two of them are well over.
+	take := testProgramLine(t, base, "take 128")
 	// One alone runs: anything else that stops the pair below is then not
 	// the cgroup's doing, and is named as it is.
-	if code, out := runInSandbox(t, sb, base, take); code != 0 || !strings.Contains(out, "took 100 MiB") {
-		t.Fatalf("one process taking 100 MiB, under the cgroup's 128 MiB, did not run (exit %d): %s", code, visible.Clip(out, 500))
+	if code, out := runInSandbox(t, sb, base, take); code != 0 || !strings.Contains(out, "took 128 MiB") {
+		t.Fatalf("one process taking 128 MiB, under the cgroup's 192 MiB, did not run (exit %d): %s", code, visible.Clip(out, 500))
 	}
 	before := sb.Counts()
 	_, out := runInSandbox(t, sb, base, take+" & "+take+" & wait")
 	if got := sb.Counts(); got.oomKills <= before.oomKills {
-		t.Errorf("two processes of 100 MiB each were not stopped by the cgroup's 128 MiB (oom kills %d -> %d): %s", before.oomKills, got.oomKills, visible.Clip(out, 500))
+		t.Errorf("two processes of 128 MiB each were not stopped by the cgroup's 192 MiB (oom kills %d -> %d): %s", before.oomKills, got.oomKills, visible.Clip(out, 500))
 	}
 	before = sb.Counts()
 	// The rlimit looser than the cgroup's limit, which must be what
