@@ -664,16 +664,16 @@ func (s *session) record(ex *checks.Exchange, t0 time.Time, mark int, ctx contex
 func (s *session) begin() (time.Time, int) {
 	s.cpuAt, s.cpuOK = 0, false
 	if s.cmd != nil && s.cmd.Process != nil {
-		s.cpuAt, _, s.cpuOK = sandbox.TreeUsage(s.cmd.Process.Pid)
+		s.cpuAt, s.cpuOK = sandbox.TreeCPU(s.cmd.Process.Pid)
 	}
 	return time.Now(), s.wire.mark()
 }
 
 // waited says what the server's processes did while a call waited out
 // the limit, where the system tells: the CPU time they used and whether
-// one was running ("asleep" when none was), so that a server busy with the call is told apart
-// from one waiting for something (a FIFO, a lock, a request it never
-// read). "" when it cannot be read.
+// one was running ("asleep" when none was), so that a server busy with
+// the call is told apart from one waiting for something (a FIFO, a lock,
+// a request it never read). "" when it cannot be read.
 func (s *session) waited() string {
 	if !s.cpuOK {
 		return ""

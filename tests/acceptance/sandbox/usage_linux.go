@@ -18,6 +18,17 @@ const userHZ = 100
 // now rather than asleep, read from /proc. A process that ended is not
 // counted; ok is false when pid itself cannot be read.
 func TreeUsage(pid int) (cpu time.Duration, running, ok bool) {
+	return treeUsage(pid, true)
+}
+
+// TreeCPU is TreeUsage's CPU time alone, without reading each thread's
+// state.
+func TreeCPU(pid int) (cpu time.Duration, ok bool) {
+	cpu, _, ok = treeUsage(pid, false)
+	return cpu, ok
+}
+
+func treeUsage(pid int, states bool) (cpu time.Duration, running, ok bool) {
 	seen := map[int]bool{}
 	var walk func(pid int) bool
 	walk = func(pid int) bool {
@@ -36,8 +47,10 @@ func TreeUsage(pid int) (cpu time.Duration, running, ok bool) {
 		cpu += time.Duration(ut+st) * time.Second / userHZ
 		tasks, _ := os.ReadDir(dir + "/task")
 		for _, t := range tasks {
-			if tf := statFields(dir + "/task/" + t.Name() + "/stat"); tf != nil && tf[0] == "R" {
-				running = true
+			if states && !running {
+				if tf := statFields(dir + "/task/" + t.Name() + "/stat"); tf != nil && tf[0] == "R" {
+					running = true
+				}
 			}
 			kids, _ := os.ReadFile(dir + "/task/" + t.Name() + "/children")
 			for _, k := range strings.Fields(string(kids)) {

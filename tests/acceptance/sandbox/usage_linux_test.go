@@ -38,6 +38,10 @@ func TestTreeUsageCountsDescendants(t *testing.T) {
 			t.Fatalf("TreeUsage(%d) could not read the shell", cmd.Process.Pid)
 		}
 		if cpu >= 200*time.Millisecond && sawRunning {
+			// TreeCPU counts the same tree, a moment later.
+			if alone, ok := TreeCPU(cmd.Process.Pid); !ok || alone < cpu {
+				t.Fatalf("TreeCPU: %s, %v; want at least TreeUsage's %s", alone, ok, cpu)
+			}
 			return
 		}
 	}
