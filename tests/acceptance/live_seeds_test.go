@@ -3,7 +3,6 @@
 package acceptance_test
 
 import (
-	"context"
 	"slices"
 	"strings"
 	"sync"
@@ -34,27 +33,27 @@ func TestCorrectServersOnSeeds(t *testing.T) {
 	seeds := *generatedSeeds
 	reports := make([][]*harness.Report, len(servers))
 	errs := make([][]error, len(servers))
+	stalled, names := make([][]string, len(servers)), make([]string, len(servers))
 	sem := make(chan struct{}, 2)
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i, s := range servers {
-		reports[i], errs[i] = make([]*harness.Report, seeds), make([]error, seeds)
+		reports[i], errs[i], stalled[i], names[i] = make([]*harness.Report, seeds), make([]error, seeds), make([]string, seeds), s.name
 		for n := range seeds {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
 				sem <- struct{}{}
 				defer func() { <-sem }()
-				ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-				defer cancel()
 				cfg := s.config
 				cfg.PracticeData, cfg.Seed, cfg.GeneratedOnly = testPracticeData, uint64(n+1), n > 0
 				cfg.Timeout, cfg.ExitTimeout = seededCallLimit, 2*time.Second
-				reports[i][n], errs[i][n] = harness.Run(ctx, cfg)
+				reports[i][n], stalled[i][n], errs[i][n] = gradeSeed(cfg)
 			}()
 		}
 	}
 	wg.Wait()
+	logRegraded(t, names, stalled)
 	t.Logf("%d servers on seeds 1 to %d in %s", len(servers), seeds, time.Since(start).Round(time.Second))
 	for i, s := range servers {
 		t.Run(s.name, func(t *testing.T) {
