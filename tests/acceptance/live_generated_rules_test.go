@@ -5,6 +5,7 @@ package acceptance_test
 import (
 	"bytes"
 	"context"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -82,6 +83,11 @@ func TestGeneratedPhaseRules(t *testing.T) {
 					t.Errorf("no CPU time in the evidence:\n%s", ev)
 				} else if ms, _ := strconv.Atoi(m[1]); ms < 1000 {
 					t.Errorf("a server busy through the limit used %d ms of CPU, want over 1000", ms)
+				}
+				// Where the kernel keeps run delays, the line says how long
+				// the server waited for a CPU.
+				if _, err := os.Stat("/proc/self/schedstat"); err == nil && !regexp.MustCompile(`running at the limit \(its threads had waited \d+ ms in all for a CPU\)`).MatchString(ev) {
+					t.Errorf("no time queued for a CPU in the evidence:\n%s", ev)
 				}
 			}
 			// One fault, one finding: no other check is charged with it.

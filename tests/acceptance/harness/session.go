@@ -678,15 +678,23 @@ func (s *session) waited() string {
 	if !s.cpuOK {
 		return ""
 	}
-	cpu, running, ok := sandbox.TreeUsage(s.cmd.Process.Pid)
+	u, ok := sandbox.TreeUsage(s.cmd.Process.Pid)
 	if !ok {
 		return ""
 	}
-	state := "asleep"
-	if running {
-		state = "running"
+	used := max(u.CPU-s.cpuAt, 0).Milliseconds()
+	if !u.Running {
+		return fmt.Sprintf("meanwhile the server used %d ms of CPU, asleep at the limit", used)
 	}
-	return fmt.Sprintf("meanwhile the server used %d ms of CPU, %s at the limit", max(cpu-s.cpuAt, 0).Milliseconds(), state)
+	// Running, yet using little of the limit: its threads' time queued
+	// for a CPU tells a loaded machine from a server that waited on
+	// something else. It is counted since each thread started: a baseline
+	// at every call would cost a read per thread.
+	queued := ""
+	if u.Queued > 0 {
+		queued = fmt.Sprintf(" (its threads had waited %d ms in all for a CPU)", u.Queued.Milliseconds())
+	}
+	return fmt.Sprintf("meanwhile the server used %d ms of CPU, running at the limit%s", used, queued)
 }
 
 // skipStuck records ex as not sent when the session is stuck.
