@@ -137,9 +137,9 @@ func (g *Ground) secretNote(dir, rel, label, prefix string) (Fixture, error) {
 		Marker: prefix + "-" + g.token(5),
 		Words:  []string{g.token(6), g.token(6), g.token(6), g.token(6)},
 	}
-	content := fmt.Sprintf("# Private note %s\n\n%s %s %s must never be served.\nIts last line ends with %s.\n",
+	f.Text = fmt.Sprintf("# Private note %s\n\n%s %s %s must never be served.\nIts last line ends with %s.\n",
 		f.Words[0], f.Words[1], f.Marker, f.Words[2], f.Words[3])
-	return f, g.Write(dir, rel, content)
+	return f, g.Write(dir, rel, f.Text)
 }
 
 // secretOutside is a secret note outside the root, under the temp folder.

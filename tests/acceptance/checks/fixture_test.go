@@ -65,6 +65,20 @@ func TestFixturesPlantWhatTheyDescribe(t *testing.T) {
 		if len(f.Words) > 0 && f.Label == "" {
 			t.Errorf("%s: words without a label", name)
 		}
+		// A note's Text is what its file holds, inside the root or out
+		// (the leak rule reads a secret note's); an oversized note's file
+		// goes on past it.
+		if p := f.Path; f.Text != "" {
+			if p == "" {
+				p = filepath.Join(g.Root, f.Rel)
+			}
+			if b, err := os.ReadFile(p); err != nil || !strings.HasPrefix(string(b), f.Text) {
+				t.Errorf("%s: %s does not start with its Text (%v):\n%q", name, p, err, f.Text)
+			}
+		}
+		if len(f.Words) > 0 && f.Text == "" {
+			t.Errorf("%s: secret words without the note's text", name)
+		}
 	}
 	for _, ln := range g.Links() {
 		st, err := os.Lstat(filepath.Join(g.Root, ln.Rel))

@@ -90,10 +90,20 @@ func resultText(result string) string {
 // shown.
 func LeakRule() *Rule { return ruleLeaks }
 
-// tokenWindow is how many characters of a fixture's secret word prove a
-// leak: the words are random hex, so seven characters come from nowhere
-// else.
-const tokenWindow = 7
+// A leak is shown by leakRun bytes in a row of a secret note's text
+// that hold at least tokenWindow characters of one of its words (12
+// random hex digits, which the harness never sends). Seven characters of
+// a word alone are not enough: a correct server's "Query too long: 2097152
+// characters" once held seven digits of a secret word, and a SHA-256 in a
+// reply meets one of the 264 seven-digit windows of the 11 secret notes'
+// words with odds of 58 × 264 / 16⁷, 1 in 17,500. Ten bytes of the text
+// are: a cut of a word next to the marker it follows in the note, as a
+// snippet around the query shows it, or ten digits of a word (55 × 132 /
+// 16¹⁰ for that hash, 1 in 150 million).
+const (
+	tokenWindow = 7
+	leakRun     = 10
+)
 
 // leakHint says what to fix for a leak, by the check whose rule it breaks.
 func leakHint(c *Check) string {
@@ -224,11 +234,11 @@ func (l *leakScan) process(o Output) []Sighting {
 	return out
 }
 
-// contentLeaks finds fragments of the guarded fixtures' words in text.
+// contentLeaks finds runs of the guarded fixtures' text in text.
 func (l *leakScan) contentLeaks(text string) []Sighting {
 	var out []Sighting
 	for _, g := range l.guarded {
-		if frag, ok := holdsToken(text, g.f.Words); ok {
+		if frag, ok := shownRun(text, g.f); ok {
 			line, _ := lineWith(text, frag)
 			out = append(out, Sighting{Owner: g.owner, Key: "text of " + g.name, What: "text of " + g.f.Label, Line: line, Warn: g.owner.Warns})
 		}
@@ -236,15 +246,48 @@ func (l *leakScan) contentLeaks(text string) []Sighting {
 	return out
 }
 
-func holdsToken(text string, tokens []string) (string, bool) {
-	for _, t := range tokens {
-		for i := 0; i+tokenWindow <= len(t); i++ {
-			if strings.Contains(text, t[i:i+tokenWindow]) {
-				return t[i : i+tokenWindow], true
+// shownRun returns the first run of f's text in text that is leakRun
+// bytes long and holds tokenWindow characters of one of f's words. Where
+// the facts do not hold the note's text, the words alone are its text.
+func shownRun(text string, f Fixture) (string, bool) {
+	sources := f.Words
+	if f.Text != "" {
+		sources = []string{f.Text}
+	}
+	for _, w := range f.Words {
+		for i := 0; i+tokenWindow <= len(w); i++ {
+			frag := w[i : i+tokenWindow]
+			for _, src := range sources {
+				for p := strings.Index(src, w); p >= 0; p = next(src, w, p) {
+					for r := strings.Index(text, frag); r >= 0; r = next(text, frag, r) {
+						// Extend the match both ways while text and the
+						// note agree.
+						a, b := r, r+tokenWindow
+						sa, sb := p+i, p+i+tokenWindow
+						for a > 0 && sa > 0 && text[a-1] == src[sa-1] {
+							a, sa = a-1, sa-1
+						}
+						for b < len(text) && sb < len(src) && text[b] == src[sb] {
+							b, sb = b+1, sb+1
+						}
+						if b-a >= leakRun {
+							return text[a:b], true
+						}
+					}
+				}
 			}
 		}
 	}
 	return "", false
+}
+
+// next is the index of the next occurrence of sub in s after the one at
+// i, or -1.
+func next(s, sub string, i int) int {
+	if j := strings.Index(s[i+1:], sub); j >= 0 {
+		return i + 1 + j
+	}
+	return -1
 }
 
 // pathLeaks finds absolute paths of the run's temp folder that no sent

@@ -14,9 +14,10 @@ const leakBase = "/tmp/pna-123"
 func leakTestFacts(out ...Output) *Facts {
 	return &Facts{
 		Fixtures: map[string]Fixture{
-			TempFolder:           {Path: leakBase},
-			callerRoot.Name:      {Path: leakBase + "/caller-root"},
-			"outside.md":         {Marker: "outsidemark-aa", Path: leakBase + "/outside.md", Label: "outside.md", Words: []string{"0123456789ab", "cdef01234567"}},
+			TempFolder:      {Path: leakBase},
+			callerRoot.Name: {Path: leakBase + "/caller-root"},
+			"outside.md": {Marker: "outsidemark-aa", Path: leakBase + "/outside.md", Label: "outside.md", Words: []string{"0123456789ab", "cdef01234567"},
+				Text: "0123456789ab outsidemark-aa cdef01234567 must never be served.\n"},
 			"dir-secret.md":      {Marker: "linkdirmark-aa", Path: leakBase + "/outsidedirab/dir-secret.md", Label: "dir-secret", Words: []string{"aaaaaaaaaaaa"}},
 			"private-notes.md":   {Marker: "siblingmark-aa", Path: leakBase + "/root-old/private-notes.md", Label: "private", Words: []string{"bbbbbbbbbbbb"}},
 			"absolute-secret.md": {Marker: "absolutemark-aa", Path: leakBase + "/elsewhere/absolute-secret.md", Label: "absolute", Words: []string{"cccccccccccc"}},
@@ -49,6 +50,13 @@ func TestLeakRule(t *testing.T) {
 		{"echoed marker", reply(`No notes matched "outsidemark-aa".`), nil},
 		{"marker and a cut of its neighbour", reply(`…mark-aa cdef012…`), []string{"4 text of outside.md in the reply to tools/call search_notes"}},
 		{"a whole line", reply("0123456789ab outsidemark-aa cdef01234567 must never be served."), []string{"4 text of outside.md in the reply to tools/call search_notes"}},
+		// Seven digits of a word, as numbers and hashes in honest replies
+		// hold them by chance, are not a leak; ten are.
+		{"seven digits in a number", reply("Query too long: 1234567 characters, the limit is 200."), nil},
+		{"seven digits in a hash", reply("sha256 9f01234567e1c0ffee"), nil},
+		{"nine digits of a word", reply("id 123456789 and more"), nil},
+		{"ten digits of a word", reply("id 23456789ab"), []string{"4 text of outside.md in the reply to tools/call search_notes"}},
+		{"ten digits, no text known", reply("dir-secret aaaaaaaaaa"), []string{"18 text of dir-secret.md in the reply to tools/call search_notes"}},
 		{"root path", reply(`cannot read ` + leakBase + `/root/x.md`), []string{"22 root path in the reply to tools/call search_notes (warn)"}},
 		{"sibling path", reply(`skipped ` + leakBase + `/root-old/private-notes.md`), []string{"17 path the sibling folder root-old in the reply to tools/call search_notes"}},
 		{"linked dir", reply(`linked-dir -> ` + leakBase + `/outsidedirab`), []string{"18 path the outside folder behind linked-dir in the reply to tools/call search_notes"}},

@@ -156,12 +156,13 @@ func plantLayout(base, practiceData string, seed [32]byte) (*layout, error) {
 }
 
 // fixtures returns the fixtures' facts for a judge: as planted, with the
-// Text of a note that gives one read again from the root ("" once it is
-// gone, which no read equals).
+// Text of a note in the root that gives one read again from the root (""
+// once it is gone, which no read equals). A secret note outside keeps
+// its Text as planted, for the leak rule.
 func (l *layout) fixtures() map[string]checks.Fixture {
 	out := make(map[string]checks.Fixture, len(l.planted))
 	for name, f := range l.planted {
-		if f.Text != "" {
+		if f.Text != "" && f.Rel != "" {
 			f.Text, _ = l.rootFile(f.Rel)
 		}
 		out[name] = f

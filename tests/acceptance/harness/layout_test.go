@@ -63,6 +63,11 @@ func TestTranscriptLayoutRebuildsFixtures(t *testing.T) {
 	if diff := cmp.Diff(got.Fixtures, rebuilt(seed)); diff != "" {
 		t.Errorf("fixtures rebuilt from the layout (-recorded +rebuilt):\n%s", diff)
 	}
+	for name, f := range rebuilt(seed) {
+		if len(f.Words) > 0 && f.Text == "" {
+			t.Errorf("%s: a secret note's facts without its text, which the leak rule reads", name)
+		}
+	}
 	other := rebuilt(newSeed())
 	for name, f := range got.Fixtures {
 		if f.Marker != "" && other[name].Marker == f.Marker {
