@@ -42,17 +42,19 @@ const maxRegraded = 2
 // server they grade is expected to leave a call unanswered. The first
 // run's unanswered call is returned for the log.
 func gradeSeed(cfg harness.Config) (rep *harness.Report, stalled string, err error) {
-	for attempt := 0; ; attempt++ {
+	run := func() (*harness.Report, error) {
 		ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-		rep, err = harness.Run(ctx, cfg)
-		cancel()
-		if err != nil || attempt == 1 {
-			return rep, stalled, err
-		}
-		if stalled = unanswered(rep); stalled == "" {
-			return rep, "", nil
-		}
+		defer cancel()
+		return harness.Run(ctx, cfg)
 	}
+	if rep, err = run(); err != nil {
+		return rep, "", err
+	}
+	if stalled = unanswered(rep); stalled == "" {
+		return rep, "", nil
+	}
+	rep, err = run()
+	return rep, stalled, err
 }
 
 // unanswered names the first call of rep that got no answer within the

@@ -248,32 +248,17 @@ func (l *leakScan) contentLeaks(text string) []Sighting {
 
 // shownRun returns the first run of f's text in text that is leakRun
 // bytes long and holds tokenWindow characters of one of f's words. Where
-// the facts do not hold the note's text, the words alone are its text.
+// the facts do not hold the note's text, its words alone stand for it.
 func shownRun(text string, f Fixture) (string, bool) {
-	sources := f.Words
-	if f.Text != "" {
-		sources = []string{f.Text}
+	src := f.Text
+	if src == "" {
+		src = strings.Join(f.Words, "\n")
 	}
 	for _, w := range f.Words {
-		for i := 0; i+tokenWindow <= len(w); i++ {
-			frag := w[i : i+tokenWindow]
-			for _, src := range sources {
-				for p := strings.Index(src, w); p >= 0; p = next(src, w, p) {
-					for r := strings.Index(text, frag); r >= 0; r = next(text, frag, r) {
-						// Extend the match both ways while text and the
-						// note agree.
-						a, b := r, r+tokenWindow
-						sa, sb := p+i, p+i+tokenWindow
-						for a > 0 && sa > 0 && text[a-1] == src[sa-1] {
-							a, sa = a-1, sa-1
-						}
-						for b < len(text) && sb < len(src) && text[b] == src[sb] {
-							b, sb = b+1, sb+1
-						}
-						if b-a >= leakRun {
-							return text[a:b], true
-						}
-					}
+		for p := strings.Index(src, w); p >= 0; p = indexAfter(src, w, p) {
+			for i := p; i+tokenWindow <= p+len(w); i++ {
+				if run, ok := runAround(text, src, i); ok {
+					return run, true
 				}
 			}
 		}
@@ -281,9 +266,29 @@ func shownRun(text string, f Fixture) (string, bool) {
 	return "", false
 }
 
-// next is the index of the next occurrence of sub in s after the one at
-// i, or -1.
-func next(s, sub string, i int) int {
+// runAround finds the tokenWindow bytes at src[i:] in text and extends
+// each match both ways while text and src agree; it returns the first
+// that reaches leakRun bytes.
+func runAround(text, src string, i int) (string, bool) {
+	frag := src[i : i+tokenWindow]
+	for r := strings.Index(text, frag); r >= 0; r = indexAfter(text, frag, r) {
+		a, b, sa, sb := r, r+tokenWindow, i, i+tokenWindow
+		for a > 0 && sa > 0 && text[a-1] == src[sa-1] {
+			a, sa = a-1, sa-1
+		}
+		for b < len(text) && sb < len(src) && text[b] == src[sb] {
+			b, sb = b+1, sb+1
+		}
+		if b-a >= leakRun {
+			return text[a:b], true
+		}
+	}
+	return "", false
+}
+
+// indexAfter is the index of the next occurrence of sub in s after the
+// one at i, or -1.
+func indexAfter(s, sub string, i int) int {
 	if j := strings.Index(s[i+1:], sub); j >= 0 {
 		return i + 1 + j
 	}
