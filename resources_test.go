@@ -437,7 +437,7 @@ func TestListFirstPagesShareWalks(t *testing.T) {
 	got := make([][]string, callers)
 	errs := make([]error, callers)
 	var asking atomic.Int64
-	for i := range callers {
+	ask := func(i int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -445,9 +445,19 @@ func TestListFirstPagesShareWalks(t *testing.T) {
 			got[i], errs[i] = nl.get(ctx, root, true)
 		}()
 	}
-	// Every caller has asked before the first walk ends: on a loaded
-	// machine a goroutine may start late, so wait for each to be about
-	// to ask, then give it time to take its place in line.
+	// The first caller's walk has started before the others ask: a
+	// caller that asks before a walk starts may rightly share it, so
+	// asking all at once could cost one walk or two.
+	ask(0)
+	for walks.Load() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	for i := 1; i < callers; i++ {
+		ask(i)
+	}
+	// Every other caller has asked before the first walk ends: on a
+	// loaded machine a goroutine may start late, so wait for each to be
+	// about to ask, then give it time to take its place in line.
 	for asking.Load() < callers {
 		time.Sleep(10 * time.Millisecond)
 	}
