@@ -78,6 +78,11 @@ func TestGeneratedPhaseRules(t *testing.T) {
 			if got, hangs := unanswered(rep), tt.mode == "hang" || tt.mode == "spin"; (got != "") != hangs {
 				t.Errorf("unanswered(report) = %q, want a call named: %v", got, hangs)
 			}
+			for _, u := range rep.Unanswered {
+				if u.Phase == "" || u.Method == "" || !strings.Contains(u.Error, "no answer within ") || !strings.Contains(ev, u.Error) {
+					t.Errorf("unanswered call %+v: want the generated phase's, with the timeout's words as the evidence has them", u)
+				}
+			}
 			if tt.mode == "spin" {
 				if m := regexp.MustCompile(`used (\d+) ms of CPU`).FindStringSubmatch(ev); m == nil {
 					t.Errorf("no CPU time in the evidence:\n%s", ev)

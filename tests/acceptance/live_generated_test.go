@@ -58,23 +58,17 @@ func gradeSeed(cfg harness.Config) (rep *harness.Report, stalled string, err err
 }
 
 // unanswered names the first call of rep that got no answer within the
-// limit, with the harness's evidence, or "". The generated phase's calls
-// are not among a check's exchanges: its findings quote the harness's
-// words for a timeout (session.record).
+// limit, with the harness's evidence, or "".
 func unanswered(rep *harness.Report) string {
-	for _, c := range rep.Checks {
-		for _, ex := range c.Exchanges {
-			if ex.TimedOut {
-				return fmt.Sprintf("check %s, step %s: %s", c.ID, ex.Step, ex.Error)
-			}
-		}
-		for _, m := range append(c.Failures, c.Warnings...) {
-			if strings.Contains(m, "no answer within ") {
-				return fmt.Sprintf("check %s: %s", c.ID, m)
-			}
-		}
+	if len(rep.Unanswered) == 0 {
+		return ""
 	}
-	return ""
+	u := rep.Unanswered[0]
+	during := "check " + u.Check
+	if u.Phase != "" {
+		during = u.Phase
+	}
+	return fmt.Sprintf("%s, %s: %s", during, u.Method, u.Error)
 }
 
 // logRegraded logs each seed that gradeSeed graded twice, and fails t when

@@ -82,6 +82,23 @@ func contractRun(server, isolation string, failed ...string) string {
 	return string(b)
 }
 
+// unansweredRun is a run whose check 1 failed on a call left unanswered,
+// with seed n.
+func unansweredRun(server string, n int) string {
+	var run map[string]any
+	if err := json.Unmarshal([]byte(contractRun(server, "process group only", "1")), &run); err != nil {
+		panic(err)
+	}
+	run["seed"] = n
+	run["unanswered"] = []map[string]string{{"check": "1", "method": "tools/call search_notes",
+		"error": fmt.Sprintf("no answer within 10s (context deadline exceeded); meanwhile the server used %d ms of CPU, running at the limit", 100*n)}}
+	b, err := json.Marshal(run)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
 func fakeHarness(args []string) int {
 	var server string
 	for i, a := range args {
@@ -112,6 +129,21 @@ func fakeHarness(args []string) int {
 	case "garbage":
 		fmt.Println("this is not JSON")
 		return 1
+	case "stall-once", "stall-always", "stall-then-garbage":
+		// Counts its runs in the learner's folder; the first leaves a
+		// call unanswered and fails check 1.
+		runs, _ := os.ReadFile("runs")
+		os.WriteFile("runs", append(runs, '.'), 0o644)
+		switch {
+		case len(runs) == 0 || fields[0] == "stall-always":
+			fmt.Println(unansweredRun(server, len(runs)+1))
+			return 1
+		case fields[0] == "stall-then-garbage":
+			fmt.Println("this is not JSON")
+			return 1
+		}
+		fmt.Println(contractRun(server, "cwd "+cwd))
+		return 0
 	case "rendezvous":
 		// Waits until N fake harnesses run at once, so that a grader
 		// running learners one after another fails visibly.

@@ -130,6 +130,7 @@ func writeFeedback(w io.Writer, r *Result) error {
 		p("- %s\n", seedLine(run.Seed))
 	}
 	p("\n")
+	writeRegraded(&b, r)
 
 	ns := serverNeverStarted(r)
 	switch run := r.RunParsed; {

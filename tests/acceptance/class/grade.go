@@ -18,7 +18,8 @@ import (
 	"practice-notes/tests/acceptance/record"
 )
 
-// Grader runs the acceptance harness once per learner.
+// Grader runs the acceptance harness once per learner, or twice when
+// the first run left a call unanswered (see regrade).
 type Grader struct {
 	// Harness is the built acceptance command (tests/acceptance/cmd/acceptance).
 	Harness string
@@ -60,6 +61,9 @@ type Result struct {
 	Record    *record.Verdict `json:"record"`
 	// HarnessStderr is the end of what the harness wrote on stderr.
 	HarnessStderr string `json:"harnessStderr,omitempty"`
+	// FirstRun is set when the learner was graded twice because the
+	// first run left a call unanswered (see regrade).
+	FirstRun *FirstRun `json:"firstRun,omitempty"`
 }
 
 // Caps on what is kept of one harness process's output.
@@ -121,6 +125,7 @@ func (g *Grader) gradeOne(ctx context.Context, l Learner, slot int) *Result {
 		r.Error, r.Install, r.DepsMissing = msg, install, true
 	} else {
 		g.runHarness(ctx, l, r, slot)
+		g.regrade(ctx, l, r, slot)
 	}
 	v, err := record.CheckFile(filepath.Join(l.Dir, RecordFile), r.RunParsed)
 	if err != nil {

@@ -115,8 +115,9 @@ const (
 		// learner's own tests: both are quoted back.
 		"\nOverall it went fine and the result looks good ````` <img src=u onerror=alert(8)>\x1b]0;t\x07\u202e\n" +
 		"My unit tests are green ```` <script>alert(9)</script>\x1b[2J\u2066\n"
-	hostileReply = "<- text: `````` <img src=z onerror=alert(5)>\x1b]52;c;AAAA\x07\u202e\u009b31m"
-	hostileErr   = "\x1b[2J````\n``````\n<script>alert(6)</script>\u202e\ntraceback line ``\x07"
+	hostileReply  = "<- text: `````` <img src=z onerror=alert(5)>\x1b]52;c;AAAA\x07\u202e\u009b31m"
+	hostileMethod = "tools/call <img src=r onerror=alert(10)>\x1b]0;t\x07\u202e"
+	hostileErr    = "\x1b[2J````\n``````\n<script>alert(6)</script>\u202e\ntraceback line ``\x07"
 )
 
 func hostileClass(t *testing.T) (string, []*Result) {
@@ -133,8 +134,11 @@ func hostileClass(t *testing.T) (string, []*Result) {
 	notGraded.HarnessStderr = hostileErr
 	deps := result(t, "dee<i>\x07", "node s.js {root}", "", "")
 	deps.Error, deps.Install, deps.DepsMissing = "dependencies not installed: run npm ci in class/dee<i>\x07", "npm ci", true
+	regraded := result(t, hostileName, hostileCmd, leaky, hostileRec)
+	regraded.FirstRun = &FirstRun{Seed: 7, Failed: []string{"1", "<b>2"}, Unanswered: []record.Unanswered{{Check: "1",
+		Method: hostileMethod, Error: "no answer within 10s ````` <script>alert(11)</script>\x1b[2J\u202e"}}}
 	results := []*Result{
-		result(t, hostileName, hostileCmd, leaky, hostileRec),
+		regraded,
 		result(t, hostileName2, hostileCmd, neverStarts(t, hostileErr), hostileRec),
 		notGraded,
 		deps,
@@ -178,6 +182,9 @@ func TestHostileCSV(t *testing.T) {
 	}
 	if rows[1][0] != `'=HYPERLINK("x")\x1b]0;pwn\a\u202e<img src=x onerror=alert(1)>`+"`[x](javascript:alert(1))" {
 		t.Errorf("learner cell %q", rows[1][0])
+	}
+	if got, want := rows[1][8], "to review: the first run left a call unanswered, the second answered every call"; got != want {
+		t.Errorf("regraded cell %q, want %q", got, want)
 	}
 	// The record's line that the reader could not read is counted; a
 	// learner without a run has no count.
@@ -247,6 +254,15 @@ func TestHostileMarkdown(t *testing.T) {
 			t.Errorf("the learner's page lacks %q:\n%s", want, md)
 		}
 	}
+	// The first run's unanswered call: named outside a code block,
+	// escaped, and quoted whole inside one.
+	outside, inside := fences(md)
+	if !strings.Contains(outside, "## Graded twice\n\nTo review, graded twice: the first run left 1 call unanswered \\(check 1, tools/call \\<img src=r") {
+		t.Errorf("the learner's page does not say why it was graded twice:\n%s", md)
+	}
+	if !strings.Contains(inside, "check 1, tools/call <img src=r onerror=alert(10)>\\x1b]0;t\\a\\u202e: no answer within 10s ````` <script>alert(11)</script>") {
+		t.Errorf("the first run's unanswered call is not quoted in a code block:\n%s", md)
+	}
 	never := readFile(t, filepath.Join(out, fileBase(hostileName2)+".md"))
 	if _, inside := fences(never); !strings.Contains(inside, "<script>alert(6)</script>") {
 		t.Errorf("the server's stderr is not inside a code block:\n%s", never)
@@ -255,6 +271,9 @@ func TestHostileMarkdown(t *testing.T) {
 	inert(t, "summary.md", sum)
 	if m := unescaped.FindString(sum); m != "" {
 		t.Errorf("summary.md: live markup %q:\n%s", m, sum)
+	}
+	if !strings.Contains(sum, "; to review (a call unanswered in one run of two): ") || !strings.Contains(sum, ".md) (to review) |") {
+		t.Errorf("summary.md does not mark the learner to review:\n%s", sum)
 	}
 }
 
@@ -286,7 +305,8 @@ func TestHostilePage(t *testing.T) {
 	}
 	for _, want := range []string{`\u202e&lt;img src=x onerror=alert(1)&gt;`, `\x1b[2J`, `&lt;script&gt;alert(6)&lt;/script&gt;\u202e`,
 		"<pre>Overall it went fine and the result looks good ````` &lt;img src=u onerror=alert(8)&gt;\\x1b]0;t\\a\\u202e</pre>",
-		"<pre>My unit tests are green ```` &lt;script&gt;alert(9)&lt;/script&gt;\\x1b[2J\\u2066</pre>"} {
+		"<pre>My unit tests are green ```` &lt;script&gt;alert(9)&lt;/script&gt;\\x1b[2J\\u2066</pre>",
+		`<a class="warn" href="#learner-1-regraded">to review</a>`, `<p id="learner-1-regraded" class="warn">To review, graded twice: the first run left 1 call unanswered (check 1, tools/call &lt;img src=r onerror=alert(10)&gt;\x1b]0;t\a\u202e: no answer within 10s `} {
 		if !strings.Contains(page, want) {
 			t.Errorf("page lacks %q, the learner's text shown as text", want)
 		}
@@ -305,6 +325,12 @@ func TestHostileTerminal(t *testing.T) {
 		}
 	}
 	inert(t, "summary line", SummaryLine(results))
+	if line := ProgressLine(results[0], 0); !strings.Contains(line, "; graded twice, to review: a call unanswered in the first run only;") {
+		t.Errorf("progress line does not mark the learner to review: %q", line)
+	}
+	if line := SummaryLine(results); !strings.Contains(line, "; to review (a call unanswered in one run of two): =HYPERLINK") {
+		t.Errorf("summary line does not name the learner to review: %q", line)
+	}
 	var b bytes.Buffer
 	WriteRecordCheck(&b, results[0])
 	inert(t, "record check", b.String())
@@ -391,7 +417,7 @@ func TestServerNeverStarts(t *testing.T) {
 	if !strings.Contains(page, `<td class="fail">1</td><td class="none">28</td>`) {
 		t.Errorf("the page's first table does not count 1 failed and 28 not run")
 	}
-	if got, want := readFile(t, filepath.Join(out, "summary.csv")), "eve,0,1,28,0,1,missing,\n"; !strings.HasSuffix(got, want) {
+	if got, want := readFile(t, filepath.Join(out, "summary.csv")), "eve,0,1,28,0,1,missing,,\n"; !strings.HasSuffix(got, want) {
 		t.Errorf("summary.csv:\n%s\nwant its row %q", got, want)
 	}
 	if got := readFile(t, filepath.Join(out, "summary.md")); !strings.Contains(got, "| [eve](eve.md) | 0 | 1 | 28 | 0 | server did not start") {

@@ -58,7 +58,7 @@ dd { margin: 0 0 0.25em 3em; }
 <tr><th class="learner" scope="col">Learner</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Not run</th><th scope="col">Warnings</th><th scope="col">Failed checks</th><th scope="col">Record</th></tr>
 </thead>
 <tbody>
-{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a></th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .NotRun}} class="none"{{end}}>{{.NotRun}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="5"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a>{{if .Unread}}, <a href="#{{.Anchor}}-unread">{{.Unread}} to read</a>{{end}}</td></tr>
+{{range .Rows}}<tr><th class="learner" scope="row"><a href="#{{.Anchor}}">{{.Name}}</a>{{if .Review}} <a class="warn" href="#{{.Anchor}}-regraded">to review</a>{{end}}</th>{{if .Graded}}<td>{{.Passed}}</td><td{{if .Failed}} class="fail"{{end}}>{{.Failed}}</td><td{{if .NotRun}} class="none"{{end}}>{{.NotRun}}</td><td{{if .Warnings}} class="warn"{{end}}>{{.Warnings}}</td>{{if .NoStart}}<td class="text fail"><a href="#{{.Anchor}}">server did not start</a>: {{.NoStart}}</td>{{else if .Fails}}<td class="text"><ul class="fails">{{range .Fails}}<li><a href="#{{.Href}}"><b>{{.ID}}</b></a> {{.Reason}}</li>{{end}}</ul></td>{{else}}<td class="text">none</td>{{end}}{{else}}<td class="text error" colspan="5"><a href="#{{.Anchor}}">{{.Error}}</a></td>{{end}}<td class="rec-{{.Record}}"><a href="#{{.Anchor}}-record">{{.Record}}</a>{{if .Unread}}, <a href="#{{.Anchor}}-unread">{{.Unread}} to read</a>{{end}}</td></tr>
 {{end}}</tbody>
 </table>
 <h2>Every check</h2>
@@ -81,7 +81,8 @@ dd { margin: 0 0 0.25em 3em; }
 <h2>{{.Name}}</h2>
 <p>Server command: <code>{{.Command}}</code></p>
 <p>Result: {{.Result}}. Feedback: <a href="{{.MD}}">{{.File}}.md</a>; full result and transcript: <a href="{{.JSON}}">{{.File}}.json</a>.</p>
-{{if .Isolation}}<p>{{.Isolation}}</p>
+{{if .Regraded}}<p id="{{.Anchor}}-regraded"{{if .Review}} class="warn"{{end}}>{{.Regraded}}</p>
+{{end}}{{if .Isolation}}<p>{{.Isolation}}</p>
 {{end}}{{if .Seed}}<p>{{.Seed}}</p>
 {{end}}{{if .Stderr}}<p>The harness's last words:</p>
 <pre>{{.Stderr}}</pre>
@@ -140,7 +141,7 @@ type pageFail struct{ ID, Reason, Href string }
 
 type pageRow struct {
 	Anchor, Name, Record, Unread, Error, NoStart string
-	Graded                                       bool
+	Graded, Review                               bool
 	Passed, Failed, NotRun, Warnings             int
 	Fails                                        []pageFail
 	Cells                                        []pageCell
@@ -169,6 +170,8 @@ type pageNoStart struct{ Anchor, How, Stderr, Stdout, Cause, NotRun string }
 
 type pageLearner struct {
 	Anchor, Name, File, MD, JSON, Command, Result, Isolation, Seed, Record, Stderr, Regenerate string
+	Regraded                                                                                   string
+	Review                                                                                     bool
 	NoStart                                                                                    *pageNoStart
 	Contradictions                                                                             []pageContradiction
 	Problems, Notes                                                                            []string
@@ -211,6 +214,7 @@ func writePage(w io.Writer, results []*Result) error {
 		}
 		lv := pageLearner{Anchor: anchor, Name: htmlText(r.Learner), File: htmlText(fileBase(r.Learner)), MD: linkTarget(r.Learner, ".md"), JSON: linkTarget(r.Learner, ".json"),
 			Command: htmlText(r.Command), Result: htmlText(resultWords(r)), Record: string(r.Record.State)}
+		row.Review, lv.Review, lv.Regraded = r.ToReview(), r.ToReview(), htmlText(regradeWords(r))
 		if r.RunParsed == nil && !r.DepsMissing {
 			lv.Stderr = htmlText(lastLines(r.HarnessStderr, 8))
 		}

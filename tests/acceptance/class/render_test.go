@@ -72,10 +72,10 @@ func readFile(t *testing.T, path string) string {
 
 func TestSummaryFiles(t *testing.T) {
 	out, results := renderedClass(t)
-	wantCSV := "learner,passed,failed,not_run,warnings,failed_checks,record,record_unread_lines\n" +
-		"ada,9,0,0,1,,consistent,0\n" +
-		"bob <&> 'x',7,2,0,1,4 9,contradicted,1\n" +
-		"cy,,,,,,missing,\n"
+	wantCSV := "learner,passed,failed,not_run,warnings,failed_checks,record,record_unread_lines,regraded\n" +
+		"ada,9,0,0,1,,consistent,0,\n" +
+		"bob <&> 'x',7,2,0,1,4 9,contradicted,1,\n" +
+		"cy,,,,,,missing,,\n"
 	if diff := cmp.Diff(wantCSV, readFile(t, filepath.Join(out, "summary.csv"))); diff != "" {
 		t.Errorf("summary.csv (-want +got):\n%s", diff)
 	}

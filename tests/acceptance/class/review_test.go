@@ -21,7 +21,7 @@ func TestReviewRecord(t *testing.T) {
 		t.Fatal(err)
 	}
 	for file, wants := range map[string][]string{
-		"summary.csv": {"dee,9,0,0,1,,review,1\n"},
+		"summary.csv": {"dee,9,0,0,1,,review,1,\n"},
 		"dee.md": {"## Completion record: review\n",
 			"### Read these yourself\n",
 			"Line 8, a claim that names no test:\n\n````text\nOverall it went fine and the result looks good.\n````\n"},

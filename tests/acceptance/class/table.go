@@ -13,7 +13,7 @@ import (
 )
 
 // csvHeader is the first line of summary.csv.
-var csvHeader = []string{"learner", "passed", "failed", "not_run", "warnings", "failed_checks", "record", "record_unread_lines"}
+var csvHeader = []string{"learner", "passed", "failed", "not_run", "warnings", "failed_checks", "record", "record_unread_lines", "regraded"}
 
 // notRun lists the checks that could not run because the learner's server
 // never started. The run counts them as failed; the outputs count them
@@ -45,7 +45,7 @@ func writeCSV(w io.Writer, results []*Result) error {
 		return err
 	}
 	for _, r := range results {
-		row := []string{r.Learner, "", "", "", "", "", string(r.Record.State), ""}
+		row := []string{r.Learner, "", "", "", "", "", string(r.Record.State), "", regradedCell(r)}
 		if run := r.RunParsed; run != nil {
 			row[1], row[2], row[3], row[4] = strconv.Itoa(run.Passed), strconv.Itoa(failedCount(r)), strconv.Itoa(len(notRun(r))), strconv.Itoa(run.Warnings)
 			row[5] = strings.Join(slices.DeleteFunc(run.FailedIDs(), func(id string) bool { return slices.Contains(notRun(r), id) }), " ")
@@ -64,6 +64,22 @@ func writeCSV(w io.Writer, results []*Result) error {
 	return cw.Error()
 }
 
+// regradedCell is the CSV's word for a learner graded twice: whether the
+// runs disagree (a person reviews), or why the second run's results, or
+// the first's, stand.
+func regradedCell(r *Result) string {
+	switch fr := r.FirstRun; {
+	case fr == nil:
+		return ""
+	case r.ToReview():
+		return "to review: the first run left a call unanswered, the second answered every call"
+	case fr.Error != "":
+		return "the second run gave no result"
+	default:
+		return "both runs left a call unanswered"
+	}
+}
+
 // SummaryLine is the class's result in one line, for a terminal.
 func SummaryLine(results []*Result) string { return summary(results, term) }
 
@@ -71,7 +87,7 @@ func SummaryLine(results []*Result) string { return summary(results, term) }
 // message passed through esc.
 func summary(results []*Result, esc func(string) string) string {
 	graded, clean := 0, 0
-	var notGraded, noDeps []string
+	var notGraded, noDeps, review []string
 	for _, r := range results {
 		switch {
 		case r.DepsMissing:
@@ -82,14 +98,20 @@ func summary(results []*Result, esc func(string) string) string {
 			continue
 		}
 		graded++
+		if r.ToReview() {
+			review = append(review, esc(r.Learner))
+		}
 		if r.RunParsed.Failed == 0 {
 			clean++
 		}
 	}
-	if len(notGraded) == 0 && len(noDeps) == 0 {
-		return fmt.Sprintf("%s graded, %d passed every check", Learners(graded), clean)
+	s := fmt.Sprintf("%s graded, %d passed every check", Learners(graded), clean)
+	if len(notGraded) > 0 || len(noDeps) > 0 {
+		s = fmt.Sprintf("%d of %s graded, %d passed every check", graded, Learners(len(results)), clean)
 	}
-	s := fmt.Sprintf("%d of %s graded, %d passed every check", graded, Learners(len(results)), clean)
+	if len(review) > 0 {
+		s += "; to review (a call unanswered in one run of two): " + strings.Join(review, ", ")
+	}
 	if len(noDeps) > 0 {
 		s += "; dependencies not installed: " + strings.Join(noDeps, ", ")
 	}
@@ -129,6 +151,9 @@ func writeMarkdownSummary(w io.Writer, results []*Result) error {
 	b.WriteString("|---|---:|---:|---:|---:|---|---|\n")
 	for _, r := range results {
 		name := fmt.Sprintf("[%s](%s)", mdInline(r.Learner), linkTarget(r.Learner, ".md"))
+		if r.ToReview() {
+			name += " (to review)"
+		}
 		if run := r.RunParsed; run != nil {
 			var failed []string
 			if ns := serverNeverStarted(r); ns != nil {

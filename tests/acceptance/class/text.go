@@ -30,8 +30,14 @@ func ProgressLine(r *Result, left int) string {
 	if ids := r.RunParsed.FailedIDs(); len(ids) > 0 {
 		failed = " (" + term(strings.Join(ids, " ")) + ")"
 	}
-	return fmt.Sprintf("%s: %d passed, %d failed%s, %d warnings; record %s; %.1f s; %d left",
-		term(r.Learner), r.RunParsed.Passed, r.RunParsed.Failed, failed, r.RunParsed.Warnings, r.Record.State, secs, left)
+	twice := ""
+	if r.ToReview() {
+		twice = "; graded twice, to review: a call unanswered in the first run only"
+	} else if r.FirstRun != nil {
+		twice = "; graded twice"
+	}
+	return fmt.Sprintf("%s: %d passed, %d failed%s, %d warnings%s; record %s; %.1f s; %d left",
+		term(r.Learner), r.RunParsed.Passed, r.RunParsed.Failed, failed, r.RunParsed.Warnings, twice, r.Record.State, secs, left)
 }
 
 var upper = map[checks.Status]string{

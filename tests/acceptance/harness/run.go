@@ -97,6 +97,10 @@ type Report struct {
 	DurationMs       int64          `json:"durationMs"`
 	// Seed is the generated phase's seed: --seed replays it.
 	Seed uint64 `json:"seed"`
+	// Unanswered lists the calls of the run's sessions that got no answer
+	// within the limit, so that a grader can tell a run that met one
+	// without reading the checks' evidence.
+	Unanswered []Unanswered `json:"unanswered,omitempty"`
 
 	transcripts []recordedTranscript
 }

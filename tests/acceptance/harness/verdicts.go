@@ -60,6 +60,7 @@ func (r *runner) verdicts() {
 
 	// The run-wide rules judged from recorded facts.
 	facts := r.runFacts(step)
+	r.rep.Unanswered = r.unanswered()
 	quote := map[string][]string{}
 	for ex, k := range keys {
 		quote[k] = evidenceLines(ex)
@@ -100,6 +101,28 @@ func (r *runner) runFacts(step func(*checks.Exchange) (string, []string)) *check
 		}
 	}
 	return facts
+}
+
+// Unanswered is a call that got no answer within the limit: the check
+// that sent it, the phase when not the check's own probe, the method as
+// the checks name it, and the harness's words for the timeout (with what
+// the server's processes did meanwhile, where the system tells).
+type Unanswered struct {
+	Check  string `json:"check"`
+	Phase  string `json:"phase,omitempty"`
+	Method string `json:"method"`
+	Error  string `json:"error"`
+}
+
+// unanswered lists the run's calls that timed out, in the order sent.
+func (r *runner) unanswered() []Unanswered {
+	var out []Unanswered
+	for _, ex := range r.allExchanges {
+		if ex.TimedOut {
+			out = append(out, Unanswered{Check: ex.Check, Phase: r.calls.of(ex).phase, Method: r.calls.label(ex), Error: ex.Error})
+		}
+	}
+	return out
 }
 
 // take copies the assembled results into the report and counts them.

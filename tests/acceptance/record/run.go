@@ -40,6 +40,18 @@ type Run struct {
 	Checks     []Check `json:"checks"`
 	// Seed is the generated cases' seed: --seed replays them.
 	Seed uint64 `json:"seed,omitempty"`
+	// Unanswered lists the calls that got no answer within the limit.
+	Unanswered []Unanswered `json:"unanswered,omitempty"`
+}
+
+// Unanswered is a call of the run that got no answer within the limit:
+// the check that sent it, the phase when not the check's own probe, its
+// method and the harness's words for the timeout.
+type Unanswered struct {
+	Check  string `json:"check"`
+	Phase  string `json:"phase,omitempty"`
+	Method string `json:"method"`
+	Error  string `json:"error"`
 }
 
 // N2 is where the harness found the N2 passage, and whether the reply
