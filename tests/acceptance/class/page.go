@@ -214,7 +214,8 @@ func writePage(w io.Writer, results []*Result) error {
 		}
 		lv := pageLearner{Anchor: anchor, Name: htmlText(r.Learner), File: htmlText(fileBase(r.Learner)), MD: linkTarget(r.Learner, ".md"), JSON: linkTarget(r.Learner, ".json"),
 			Command: htmlText(r.Command), Result: htmlText(resultWords(r)), Record: string(r.Record.State)}
-		row.Review, lv.Review, lv.Regraded = r.ToReview(), r.ToReview(), htmlText(regradeWords(r))
+		row.Review = r.ToReview()
+		lv.Review, lv.Regraded = row.Review, htmlText(regradeWords(r))
 		if r.RunParsed == nil && !r.DepsMissing {
 			lv.Stderr = htmlText(lastLines(r.HarnessStderr, 8))
 		}

@@ -54,6 +54,24 @@ func (r *Result) ToReview() bool {
 	return r.FirstRun != nil && r.FirstRun.Error == "" && r.RunParsed != nil && len(r.RunParsed.Unanswered) == 0
 }
 
+// regradeOutcome says which run's results r shows and why, as a word for
+// the CSV's regraded cell and as the end of regradeWords' sentence;
+// both "" when r was graded once.
+func regradeOutcome(r *Result) (cell, words string) {
+	switch fr := r.FirstRun; {
+	case fr == nil:
+		return "", ""
+	case fr.Error != "":
+		return "the second run gave no result", "; the second run gave no result (" + fr.Error + "), so these are the first run's results."
+	case r.ToReview():
+		return "to review: the first run left a call unanswered, the second answered every call",
+			"; the second run answered every call, and these are its results. " +
+				"A server that sometimes hangs and a machine too loaded to run it within the limit look the same to the harness: a person decides."
+	default:
+		return "both runs left a call unanswered", "; the second run left a call unanswered too, so these are its results."
+	}
+}
+
 // regradeWords says, not escaped, why r was graded twice and whose
 // results are shown; "" when it was graded once.
 func regradeWords(r *Result) string {
@@ -68,15 +86,12 @@ func regradeWords(r *Result) string {
 	if fr.Seed != 0 {
 		first += fmt.Sprintf(" (seed %d)", fr.Seed)
 	}
-	switch {
-	case fr.Error != "":
-		return "Graded twice: " + first + "; the second run gave no result (" + fr.Error + "), so these are the first run's results."
-	case r.ToReview():
-		return "To review, graded twice: " + first + "; the second run answered every call, and these are its results. " +
-			"A server that sometimes hangs and a machine too loaded to run it within the limit look the same to the harness: a person decides."
-	default:
-		return "Graded twice: " + first + "; the second run left a call unanswered too, so these are its results."
+	lead := "Graded twice: "
+	if r.ToReview() {
+		lead = "To review, graded twice: "
 	}
+	_, words := regradeOutcome(r)
+	return lead + first + words
 }
 
 // writeRegraded tells a learner graded twice why, and quotes the first

@@ -41,7 +41,8 @@ func TestRegradeAfterAnUnansweredCall(t *testing.T) {
 	var got []row
 	for i, r := range results {
 		runs, _ := os.ReadFile(filepath.Join(learners[i].Dir, "runs"))
-		rw := row{Learner: r.Learner, Runs: len(runs), Review: r.ToReview(), Regraded: regradedCell(r)}
+		rw := row{Learner: r.Learner, Runs: len(runs), Review: r.ToReview()}
+		rw.Regraded, _ = regradeOutcome(r)
 		if r.RunParsed != nil {
 			rw.Failed = r.RunParsed.FailedIDs()
 		}

@@ -45,7 +45,8 @@ func writeCSV(w io.Writer, results []*Result) error {
 		return err
 	}
 	for _, r := range results {
-		row := []string{r.Learner, "", "", "", "", "", string(r.Record.State), "", regradedCell(r)}
+		row := []string{r.Learner, "", "", "", "", "", string(r.Record.State), "", ""}
+		row[8], _ = regradeOutcome(r)
 		if run := r.RunParsed; run != nil {
 			row[1], row[2], row[3], row[4] = strconv.Itoa(run.Passed), strconv.Itoa(failedCount(r)), strconv.Itoa(len(notRun(r))), strconv.Itoa(run.Warnings)
 			row[5] = strings.Join(slices.DeleteFunc(run.FailedIDs(), func(id string) bool { return slices.Contains(notRun(r), id) }), " ")
@@ -62,22 +63,6 @@ func writeCSV(w io.Writer, results []*Result) error {
 	}
 	cw.Flush()
 	return cw.Error()
-}
-
-// regradedCell is the CSV's word for a learner graded twice: whether the
-// runs disagree (a person reviews), or why the second run's results, or
-// the first's, stand.
-func regradedCell(r *Result) string {
-	switch fr := r.FirstRun; {
-	case fr == nil:
-		return ""
-	case r.ToReview():
-		return "to review: the first run left a call unanswered, the second answered every call"
-	case fr.Error != "":
-		return "the second run gave no result"
-	default:
-		return "both runs left a call unanswered"
-	}
 }
 
 // SummaryLine is the class's result in one line, for a terminal.
